@@ -1,0 +1,62 @@
+package io.stacksexplorer.config;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Chooses the database from the environment, with the peer's variable names so an operator can
+ * reuse its env file: PostgreSQL when {@code PG_HOST} is set ({@code PG_PORT}, {@code PG_USER},
+ * {@code PG_PASSWORD}, {@code PG_DATABASE}), otherwise embedded H2 in a file under the working
+ * directory ({@code H2_FILE}, default {@code ./data/stacks-explorer}), or in memory when
+ * {@code H2_IN_MEMORY=true}.
+ *
+ * <p>H2 runs in its PostgreSQL compatibility mode so that one set of SQL (migrations and queries)
+ * serves both databases.
+ */
+public final class StorageSettings {
+
+    /** Name of the Micronaut environment active when PostgreSQL is used (selects vendor migrations). */
+    public static final String POSTGRES_ENV = "postgres";
+
+    private static final String H2_OPTIONS = ";MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE;DEFAULT_NULL_ORDERING=HIGH";
+
+    private StorageSettings() {
+    }
+
+    public static boolean usesPostgres(Map<String, String> env) {
+        return notBlank(env.get("PG_HOST"));
+    }
+
+    /** Micronaut properties for the datasource and Flyway derived from {@code env}. */
+    public static Map<String, Object> properties(Map<String, String> env) {
+        Map<String, Object> props = new LinkedHashMap<>();
+        if (usesPostgres(env)) {
+            String url = "jdbc:postgresql://" + env.get("PG_HOST") + ":" + env.getOrDefault("PG_PORT", "5432")
+                    + "/" + env.getOrDefault("PG_DATABASE", "stacks_blockchain_api");
+            props.put("datasources.default.url", url);
+            props.put("datasources.default.driver-class-name", "org.postgresql.Driver");
+            props.put("datasources.default.username", env.getOrDefault("PG_USER", "postgres"));
+            props.put("datasources.default.password", env.getOrDefault("PG_PASSWORD", ""));
+            if (notBlank(env.get("PG_SCHEMA"))) {
+                props.put("datasources.default.schema", env.get("PG_SCHEMA"));
+                props.put("flyway.datasources.default.schemas", env.get("PG_SCHEMA"));
+            }
+            props.put("flyway.datasources.default.locations",
+                    "classpath:db/migration/common,classpath:db/migration/postgresql");
+        } else {
+            String url = "true".equalsIgnoreCase(env.get("H2_IN_MEMORY"))
+                    ? "jdbc:h2:mem:stacks-explorer;DB_CLOSE_DELAY=-1"
+                    : "jdbc:h2:file:" + env.getOrDefault("H2_FILE", "./data/stacks-explorer");
+            props.put("datasources.default.url", url + H2_OPTIONS);
+            props.put("datasources.default.driver-class-name", "org.h2.Driver");
+            props.put("datasources.default.username", "sa");
+            props.put("datasources.default.password", "");
+            props.put("flyway.datasources.default.locations", "classpath:db/migration/common");
+        }
+        return props;
+    }
+
+    private static boolean notBlank(String s) {
+        return s != null && !s.isBlank();
+    }
+}

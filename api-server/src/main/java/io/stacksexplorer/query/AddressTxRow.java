@@ -1,0 +1,29 @@
+package io.stacksexplorer.query;
+
+import io.micronaut.data.annotation.Id;
+import io.micronaut.data.annotation.MappedEntity;
+
+import java.math.BigDecimal;
+
+/** A row of {@code principal_txs}: one principal's view of one mined transaction. */
+@MappedEntity("principal_txs")
+public record AddressTxRow(
+        @Id String principal,
+        String txId,
+        String indexBlockHash,
+        BigDecimal stxSent,
+        BigDecimal stxReceived,
+        int stxTransfer,
+        int stxMint,
+        int stxBurn,
+        int ftTransfer,
+        int ftMint,
+        int ftBurn,
+        int nftTransfer,
+        int nftMint,
+        int nftBurn) {
+
+    static final String COLUMNS = """
+            p.principal, p.tx_id, p.index_block_hash, p.stx_sent, p.stx_received, p.stx_transfer, p.stx_mint,
+            p.stx_burn, p.ft_transfer, p.ft_mint, p.ft_burn, p.nft_transfer, p.nft_mint, p.nft_burn""";
+}

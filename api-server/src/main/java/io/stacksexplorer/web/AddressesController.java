@@ -1,0 +1,51 @@
+package io.stacksexplorer.web;
+
+import io.micronaut.http.annotation.Controller;
+import io.stacksexplorer.query.AddressQueries;
+import io.stacksexplorer.query.AddressTxRow;
+import io.stacksexplorer.query.MempoolTxRow;
+import io.stacksexplorer.query.Page;
+import io.stacksexplorer.server.api.AddressesApi;
+import io.stacksexplorer.server.model.AddressEventCounts;
+import io.stacksexplorer.server.model.AddressTransaction;
+import io.stacksexplorer.server.model.AddressTransactionPage;
+import io.stacksexplorer.server.model.AssetEventCounts;
+import io.stacksexplorer.server.model.MempoolTransactionPage;
+
+@Controller
+class AddressesController implements AddressesApi {
+
+    private final AddressQueries addresses;
+    private final TransactionMapper mapper;
+    private final RequestParams params;
+
+    AddressesController(AddressQueries addresses, TransactionMapper mapper, RequestParams params) {
+        this.addresses = addresses;
+        this.mapper = mapper;
+        this.params = params;
+    }
+
+    @Override
+    public AddressTransactionPage getAddressTransactions(String address, Integer limit, Integer offset) {
+        Page<AddressQueries.AddressTx> page = addresses.history(params.principal(address, "address"), limit, offset);
+        return new AddressTransactionPage(limit, offset, page.total(), page.results().stream()
+                .map(record -> {
+                    AddressTxRow a = record.activity();
+                    return new AddressTransaction(mapper.confirmedInHistory(record.tx()),
+                            a.stxSent().toPlainString(), a.stxReceived().toPlainString(),
+                            new AddressEventCounts(
+                                    new AssetEventCounts(a.stxTransfer(), a.stxMint(), a.stxBurn()),
+                                    new AssetEventCounts(a.ftTransfer(), a.ftMint(), a.ftBurn()),
+                                    new AssetEventCounts(a.nftTransfer(), a.nftMint(), a.nftBurn())));
+                })
+                .toList());
+    }
+
+    @Override
+    public MempoolTransactionPage getAddressMempoolTransactions(String address, Integer limit, Integer offset,
+                                                                Boolean unanchored) {
+        Page<MempoolTxRow> page = addresses.mempool(params.principal(address, "address"), limit, offset);
+        return new MempoolTransactionPage(limit, offset, page.total(),
+                page.results().stream().map(mapper::pendingInList).toList());
+    }
+}

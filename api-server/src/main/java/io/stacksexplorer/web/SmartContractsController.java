@@ -1,0 +1,52 @@
+package io.stacksexplorer.web;
+
+import io.micronaut.http.annotation.Controller;
+import io.stacksexplorer.query.ContractQueries;
+import io.stacksexplorer.query.Page;
+import io.stacksexplorer.query.EventRow;
+import io.stacksexplorer.server.api.SmartContractsApi;
+import io.stacksexplorer.server.model.ContractDeploymentStatus;
+import io.stacksexplorer.server.model.ContractEventPage;
+import io.stacksexplorer.server.model.ContractStatus;
+import io.stacksexplorer.server.model.ContractStatusLookupEntry;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+@Controller
+class SmartContractsController implements SmartContractsApi {
+
+    private final ContractQueries contracts;
+    private final RequestParams params;
+
+    SmartContractsController(ContractQueries contracts, RequestParams params) {
+        this.contracts = contracts;
+        this.params = params;
+    }
+
+    @Override
+    public Map<String, ContractStatusLookupEntry> getSmartContractsStatus(List<String> contractId) {
+        Map<String, ContractStatusLookupEntry> answer = new LinkedHashMap<>();
+        for (String id : params.contractIds(contractId, "contract_id")) {
+            ContractStatusLookupEntry entry = contracts.status(id)
+                    .map(row -> {
+                        ContractStatus status = new ContractStatus(ContractDeploymentStatus.fromValue(row.status()),
+                                row.txId(), row.contractId());
+                        status.setBlockHeight(row.blockHeight());
+                        return new ContractStatusLookupEntry(true).result(status);
+                    })
+                    .orElseGet(() -> new ContractStatusLookupEntry(false));
+            answer.put(id, entry);
+        }
+        return answer;
+    }
+
+    @Override
+    public ContractEventPage getContractEvents(String contractId, Integer limit, Integer offset, Boolean unanchored) {
+        String id = params.contractId(contractId, "contract_id");
+        Page<EventRow> page = contracts.logs(id, Boolean.TRUE.equals(unanchored), limit, offset);
+        return new ContractEventPage(limit, offset, page.total(),
+                page.results().stream().map(EventMapper::toApi).toList());
+    }
+}

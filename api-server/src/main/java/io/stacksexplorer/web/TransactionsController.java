@@ -1,0 +1,46 @@
+package io.stacksexplorer.web;
+
+import io.micronaut.http.annotation.Controller;
+import io.stacksexplorer.query.TransactionLookup;
+import io.stacksexplorer.query.TransactionQueries;
+import io.stacksexplorer.server.api.TransactionsApi;
+import io.stacksexplorer.server.model.TransactionLookupEntry;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+@Controller
+class TransactionsController implements TransactionsApi {
+
+    private final TransactionQueries transactions;
+    private final TransactionMapper mapper;
+
+    TransactionsController(TransactionQueries transactions, TransactionMapper mapper) {
+        this.transactions = transactions;
+        this.mapper = mapper;
+    }
+
+    @Override
+    public Map<String, TransactionLookupEntry> getTransactionsByIds(List<String> txId, Integer eventLimit,
+                                                                   Integer eventOffset, Boolean unanchored) {
+        List<String> ids = RequestParams.hashes(txId);
+        Map<String, TransactionLookup> found = transactions.lookup(ids, Boolean.TRUE.equals(unanchored),
+                eventLimit, eventOffset);
+        if (found.isEmpty()) {
+            throw ApiProblems.notFound("none of the " + ids.size() + " transaction ids was found");
+        }
+        Map<String, TransactionLookupEntry> answer = new LinkedHashMap<>();
+        for (String id : ids) {
+            TransactionLookup lookup = found.get(id);
+            TransactionLookupEntry entry = new TransactionLookupEntry(lookup != null);
+            if (lookup instanceof TransactionLookup.Mined mined) {
+                entry.setResult(mapper.confirmed(mined.tx(), mined.events()));
+            } else if (lookup instanceof TransactionLookup.InMempool pending) {
+                entry.setResult(mapper.pending(pending.tx(), pending.status()));
+            }
+            answer.put(id, entry);
+        }
+        return answer;
+    }
+}

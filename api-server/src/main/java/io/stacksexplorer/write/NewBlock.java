@@ -1,0 +1,33 @@
+package io.stacksexplorer.write;
+
+import java.util.List;
+
+/**
+ * An anchored block as it enters the write path, with every transaction it mines (including the
+ * microblock transactions it confirms). Hashes are lowercase {@code 0x}-hex.
+ *
+ * @param parentBurnBlockTime burn block time of the parent block; served as each transaction's
+ *                            {@code parent_burn_block_time}
+ * @param parentMicroblockHash the last microblock of the parent's stream that this block confirms,
+ *                             {@code 0x00…00} when it confirms none
+ */
+public record NewBlock(
+        String blockHash,
+        String indexBlockHash,
+        long height,
+        String parentBlockHash,
+        String parentIndexBlockHash,
+        String parentMicroblockHash,
+        int parentMicroblockSequence,
+        long blockTime,
+        long burnBlockTime,
+        String burnBlockHash,
+        long burnBlockHeight,
+        long parentBurnBlockTime,
+        String minerTxid,
+        List<NewTransaction> transactions) {
+
+    public NewBlock {
+        transactions = List.copyOf(transactions);
+    }
+}

@@ -1,0 +1,123 @@
+package io.stacksexplorer.write;
+
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Types;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Thin JDBC plumbing for the write path on the connection of the current database transaction:
+ * prepared statements are cached per SQL text for the life of one transaction and rows are
+ * batched, which is what makes replay fast.
+ */
+final class Statements implements AutoCloseable {
+
+    /** Maps one result row. */
+    @FunctionalInterface
+    interface RowMapper<T> {
+        T map(ResultSet rs) throws SQLException;
+    }
+
+    private final Connection connection;
+    private final Map<String, PreparedStatement> prepared = new HashMap<>();
+    private final Map<String, Integer> pendingBatches = new HashMap<>();
+
+    Statements(Connection connection) {
+        this.connection = connection;
+    }
+
+    int update(String sql, Object... params) throws SQLException {
+        PreparedStatement ps = prepare(sql);
+        bind(ps, params);
+        return ps.executeUpdate();
+    }
+
+    void addBatch(String sql, Object... params) throws SQLException {
+        PreparedStatement ps = prepare(sql);
+        bind(ps, params);
+        ps.addBatch();
+        pendingBatches.merge(sql, 1, Integer::sum);
+    }
+
+    /** Runs the queued rows of one statement; returns the update count per row. */
+    int[] executeBatch(String sql) throws SQLException {
+        if (pendingBatches.remove(sql) == null) {
+            return new int[0];
+        }
+        return prepare(sql).executeBatch();
+    }
+
+    void executeAllBatches() throws SQLException {
+        for (String sql : new ArrayList<>(pendingBatches.keySet())) {
+            executeBatch(sql);
+        }
+    }
+
+    <T> List<T> query(String sql, RowMapper<T> mapper, Object... params) throws SQLException {
+        PreparedStatement ps = prepare(sql);
+        bind(ps, params);
+        List<T> rows = new ArrayList<>();
+        try (ResultSet rs = ps.executeQuery()) {
+            while (rs.next()) {
+                rows.add(mapper.map(rs));
+            }
+        }
+        return rows;
+    }
+
+    boolean exists(String sql, Object... params) throws SQLException {
+        return !query(sql, rs -> Boolean.TRUE, params).isEmpty();
+    }
+
+    private PreparedStatement prepare(String sql) throws SQLException {
+        PreparedStatement ps = prepared.get(sql);
+        if (ps == null) {
+            ps = connection.prepareStatement(sql);
+            prepared.put(sql, ps);
+        }
+        return ps;
+    }
+
+    private static void bind(PreparedStatement ps, Object[] params) throws SQLException {
+        for (int i = 0; i < params.length; i++) {
+            Object p = params[i];
+            int index = i + 1;
+            if (p == null) {
+                ps.setNull(index, Types.NULL);
+            } else if (p instanceof BigInteger big) {
+                ps.setBigDecimal(index, new BigDecimal(big));
+            } else if (p instanceof Boolean b) {
+                ps.setBoolean(index, b);
+            } else if (p instanceof Integer n) {
+                ps.setInt(index, n);
+            } else if (p instanceof Long n) {
+                ps.setLong(index, n);
+            } else {
+                ps.setString(index, p.toString());
+            }
+        }
+    }
+
+    @Override
+    public void close() throws SQLException {
+        SQLException first = null;
+        for (PreparedStatement ps : prepared.values()) {
+            try {
+                ps.close();
+            } catch (SQLException e) {
+                first = first == null ? e : first;
+            }
+        }
+        prepared.clear();
+        if (first != null) {
+            throw first;
+        }
+    }
+}

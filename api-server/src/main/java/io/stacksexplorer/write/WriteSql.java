@@ -1,0 +1,134 @@
+package io.stacksexplorer.write;
+
+/**
+ * Every statement of the write path, in one place. Portable SQL only: the same text runs on H2 and
+ * PostgreSQL (counters are upserted as UPDATE-then-INSERT instead of a vendor upsert; there is one
+ * writer, so nothing races between the two).
+ */
+final class WriteSql {
+
+    private WriteSql() {
+    }
+
+    // --- blocks -------------------------------------------------------------------------------
+
+    static final String BLOCK_BY_INDEX_HASH = """
+            SELECT index_block_hash, parent_index_block_hash, block_height, canonical
+            FROM blocks WHERE index_block_hash = ?""";
+
+    static final String ANY_BLOCK = "SELECT 1 FROM blocks FETCH FIRST 1 ROWS ONLY";
+
+    static final String CANONICAL_BLOCKS_ABOVE = """
+            SELECT index_block_hash FROM blocks WHERE canonical = TRUE AND block_height > ?""";
+
+    static final String INSERT_BLOCK = """
+            INSERT INTO blocks (index_block_hash, block_hash, block_height, parent_block_hash,
+                parent_index_block_hash, parent_microblock_hash, parent_microblock_sequence, block_time,
+                burn_block_time, burn_block_hash, burn_block_height, miner_txid, tx_count,
+                execution_cost_read_count, execution_cost_read_length, execution_cost_runtime,
+                execution_cost_write_count, execution_cost_write_length, canonical)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, TRUE)""";
+
+    // --- transactions and what hangs from them --------------------------------------------------
+
+    static final String INSERT_TX = """
+            INSERT INTO txs (tx_id, index_block_hash, block_hash, block_height, block_time, burn_block_time,
+                burn_block_height, parent_burn_block_time, parent_block_hash, parent_index_block_hash, tx_index,
+                microblock_hash, microblock_sequence, is_unanchored, canonical, microblock_canonical, tx_type,
+                tx_status, nonce, fee_rate, sender_address, sponsored, sponsor_address, sponsor_nonce,
+                contract_id, raw_tx, raw_result, event_count, execution_cost_read_count,
+                execution_cost_read_length, execution_cost_runtime, execution_cost_write_count,
+                execution_cost_write_length)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, FALSE, TRUE, TRUE, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
+                ?, ?, ?, ?, ?)""";
+
+    static final String INSERT_EVENT = """
+            INSERT INTO tx_events (tx_id, index_block_hash, event_index, event_type, block_height,
+                microblock_sequence, tx_index, canonical, microblock_canonical, is_unanchored, contract_id, topic,
+                value_hex, asset_event_type, asset_id, sender, recipient, amount, memo, locked_amount,
+                unlock_height, locked_address)
+            VALUES (?, ?, ?, ?, ?, ?, ?, TRUE, TRUE, FALSE, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""";
+
+    static final String INSERT_PRINCIPAL_TX = """
+            INSERT INTO principal_txs (principal, tx_id, index_block_hash, block_height, microblock_sequence,
+                tx_index, canonical, microblock_canonical, stx_sent, stx_received, stx_transfer, stx_mint,
+                stx_burn, ft_transfer, ft_mint, ft_burn, nft_transfer, nft_mint, nft_burn)
+            VALUES (?, ?, ?, ?, ?, ?, TRUE, TRUE, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""";
+
+    static final String INSERT_SMART_CONTRACT = """
+            INSERT INTO smart_contracts (contract_id, tx_id, index_block_hash, block_height, microblock_sequence,
+                tx_index, canonical, microblock_canonical, tx_status, abi)
+            VALUES (?, ?, ?, ?, ?, ?, TRUE, TRUE, ?, ?)""";
+
+    // --- reorgs: flip everything hanging from one block -----------------------------------------
+
+    static final String SET_BLOCK_CANONICAL = "UPDATE blocks SET canonical = ? WHERE index_block_hash = ?";
+    static final String SET_TXS_CANONICAL = "UPDATE txs SET canonical = ? WHERE index_block_hash = ?";
+    static final String SET_EVENTS_CANONICAL = "UPDATE tx_events SET canonical = ? WHERE index_block_hash = ?";
+    static final String SET_PRINCIPAL_TXS_CANONICAL =
+            "UPDATE principal_txs SET canonical = ? WHERE index_block_hash = ?";
+    static final String SET_CONTRACTS_CANONICAL =
+            "UPDATE smart_contracts SET canonical = ? WHERE index_block_hash = ?";
+
+    /** Counter deltas of one block's rows that are about to change canonical state. */
+    static final String PRINCIPAL_COUNTS_OF_BLOCK = """
+            SELECT principal, COUNT(*) FROM principal_txs
+            WHERE index_block_hash = ? AND canonical <> ? AND microblock_canonical = TRUE
+            GROUP BY principal""";
+
+    static final String CONTRACT_LOG_COUNTS_OF_BLOCK = """
+            SELECT contract_id, COUNT(*) FROM tx_events
+            WHERE index_block_hash = ? AND canonical <> ? AND microblock_canonical = TRUE
+              AND event_type = 'smart_contract_log'
+            GROUP BY contract_id""";
+
+    static final String TX_IDS_OF_BLOCK = "SELECT tx_id FROM txs WHERE index_block_hash = ?";
+
+    static final String CANONICAL_TX_EXISTS =
+            "SELECT 1 FROM txs WHERE tx_id = ? AND canonical = TRUE AND microblock_canonical = TRUE";
+
+    // --- counters -----------------------------------------------------------------------------
+
+    static final String ADD_PRINCIPAL_COUNT =
+            "UPDATE principal_stats SET tx_count = tx_count + ? WHERE principal = ?";
+    static final String INSERT_PRINCIPAL_COUNT = "INSERT INTO principal_stats (tx_count, principal) VALUES (?, ?)";
+    static final String ADD_CONTRACT_LOG_COUNT =
+            "UPDATE contract_log_stats SET event_count = event_count + ? WHERE contract_id = ?";
+    static final String INSERT_CONTRACT_LOG_COUNT =
+            "INSERT INTO contract_log_stats (event_count, contract_id) VALUES (?, ?)";
+    static final String ADD_MEMPOOL_COUNT =
+            "UPDATE mempool_principal_stats SET pending_count = pending_count + ? WHERE principal = ?";
+    static final String INSERT_MEMPOOL_COUNT =
+            "INSERT INTO mempool_principal_stats (pending_count, principal) VALUES (?, ?)";
+
+    // --- mempool ------------------------------------------------------------------------------
+
+    static final String MEMPOOL_TX = "SELECT raw_tx, receipt_time, pruned FROM mempool_txs WHERE tx_id = ?";
+
+    static final String INSERT_MEMPOOL_TX = """
+            INSERT INTO mempool_txs (tx_id, raw_tx, receipt_time, tx_status, pruned, tx_type, nonce, fee_rate,
+                sender_address, sponsor_address, contract_id)
+            VALUES (?, ?, ?, 'pending', FALSE, ?, ?, ?, ?, ?, ?)""";
+
+    static final String SET_MEMPOOL_STATE = "UPDATE mempool_txs SET pruned = ?, tx_status = ? WHERE tx_id = ?";
+
+    static final String INSERT_MEMPOOL_PRINCIPAL =
+            "INSERT INTO mempool_principals (principal, tx_id, receipt_time) VALUES (?, ?, ?)";
+    static final String MEMPOOL_PRINCIPALS_OF_TX = "SELECT principal FROM mempool_principals WHERE tx_id = ?";
+    static final String DELETE_MEMPOOL_PRINCIPALS = "DELETE FROM mempool_principals WHERE tx_id = ?";
+
+    // --- chain state --------------------------------------------------------------------------
+
+    static final String SET_TIP = """
+            UPDATE chain_state SET block_height = ?, block_hash = ?, index_block_hash = ?, burn_block_height = ?,
+                microblock_hash = NULL, microblock_sequence = NULL
+            WHERE id = 1""";
+
+    static final String BUMP_MEMPOOL_VERSION = "UPDATE chain_state SET mempool_version = mempool_version + 1 WHERE id = 1";
+
+    static final String SET_POX_UNLOCK_HEIGHTS = """
+            UPDATE chain_state SET pox_v1_unlock_height = COALESCE(?, pox_v1_unlock_height),
+                pox_v2_unlock_height = COALESCE(?, pox_v2_unlock_height),
+                pox_v3_unlock_height = COALESCE(?, pox_v3_unlock_height)
+            WHERE id = 1""";
+}

@@ -1,0 +1,424 @@
+package io.stacksexplorer.demo;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.stacksexplorer.codec.Hex;
+import io.stacksexplorer.codec.Sha512_256;
+import io.stacksexplorer.codec.address.StacksAddress;
+import io.stacksexplorer.codec.clarity.ClarityValue;
+import io.stacksexplorer.codec.tx.PostCondition;
+import io.stacksexplorer.codec.tx.SpendingCondition;
+import io.stacksexplorer.codec.tx.StacksTransaction;
+import io.stacksexplorer.codec.tx.TransactionEncoder;
+import io.stacksexplorer.codec.tx.TransactionPayload;
+import io.stacksexplorer.write.NewBlock;
+import io.stacksexplorer.write.NewEvent;
+import io.stacksexplorer.write.NewMempoolTransaction;
+import io.stacksexplorer.write.NewTransaction;
+import io.stacksexplorer.write.TxOutcome;
+import java.math.BigInteger;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** The demo chain is deterministic, decodable, consistent and covers everything the API can show. */
+class DemoChainTest {
+
+    private static final Pattern HASH32 = Pattern.compile("0x[0-9a-f]{64}");
+    private static final String ZERO_HASH = "0x" + "00".repeat(32);
+
+    private static DemoChain chain;
+    /** Every mined transaction decoded, by tx id. */
+    private static final Map<String, StacksTransaction> decoded = new HashMap<>();
+
+    @BeforeAll
+    static void generate() {
+        long started = System.nanoTime();
+        chain = DemoChain.generate(DemoChain.DEFAULT_SEED);
+        System.out.printf("demo chain generated in %d ms: %s%n", (System.nanoTime() - started) / 1_000_000,
+                chain.summary().describe());
+        for (NewBlock block : chain.blocks()) {
+            for (NewTransaction tx : block.transactions()) {
+                decoded.put(tx.txId(), StacksTransaction.decodeHex(tx.rawTx()));
+            }
+        }
+    }
+
+    private static List<NewTransaction> allTxs() {
+        return chain.blocks().stream().flatMap(b -> b.transactions().stream()).toList();
+    }
+
+    @Test
+    void sameSeedGivesTheSameChainAndAnotherSeedAnother() {
+        DemoChain again = DemoChain.generate(DemoChain.DEFAULT_SEED);
+        assertEquals(chain.blocks(), again.blocks());
+        assertEquals(chain.mempool(), again.mempool());
+        assertEquals(chain.summary(), again.summary());
+
+        DemoChain other = DemoChain.generate(7);
+        assertNotEquals(chain.blocks().get(0).blockHash(), other.blocks().get(0).blockHash());
+        assertNotEquals(chain.blocks().get(1).transactions().get(0).rawTx(),
+                other.blocks().get(1).transactions().get(0).rawTx());
+    }
+
+    @Test
+    void everyRawTransactionDecodesReEncodesAndMatchesItsId() {
+        Set<String> ids = new HashSet<>();
+        for (NewTransaction tx : allTxs()) {
+            byte[] raw = Hex.decode(tx.rawTx());
+            assertEquals(Sha512_256.txId(raw), tx.txId());
+            StacksTransaction decodedTx = decoded.get(tx.txId());
+            assertArrayEquals(raw, TransactionEncoder.encode(decodedTx));
+            assertTrue(decodedTx.isMainnet());
+            assertEquals(1L, decodedTx.chainId());
+            assertEquals(StacksAddress.MAINNET_SINGLE_SIG, decodedTx.senderAddress().version());
+            assertTrue(decodedTx.senderAddress().toString().startsWith("SP"));
+            assertTrue(ids.add(tx.txId()), "duplicate tx id " + tx.txId());
+            // Clarity hex fields are valid values that re-serialize to themselves.
+            assertClarity(tx.rawResult());
+            for (NewEvent event : tx.events()) {
+                if (event instanceof NewEvent.ContractLog log) {
+                    assertEquals("print", log.topic());
+                    assertClarity(log.valueHex());
+                } else if (event instanceof NewEvent.NonFungibleAsset nft) {
+                    assertClarity(nft.valueHex());
+                }
+            }
+        }
+        for (NewMempoolTransaction pending : chain.mempool()) {
+            byte[] raw = Hex.decode(pending.rawTx());
+            assertArrayEquals(raw, TransactionEncoder.encode(StacksTransaction.decode(raw)));
+            assertTrue(ids.add(Sha512_256.txId(raw)), "pending tx also mined or duplicated");
+        }
+    }
+
+    @Test
+    void blocksFormOneLinearChainTenMinutesApart() {
+        List<NewBlock> blocks = chain.blocks();
+        assertTrue(blocks.size() >= 280 && blocks.size() <= 320, "about 300 blocks");
+        NewBlock first = blocks.get(0);
+        assertEquals(1, first.height());
+        assertEquals(ZERO_HASH, first.parentBlockHash());
+        assertEquals(ZERO_HASH, first.parentIndexBlockHash());
+        assertEquals(Instant.parse("2024-01-01T00:00:00Z").getEpochSecond(), first.blockTime());
+        assertEquals(830_000, first.burnBlockHeight());
+        Set<String> hashes = new HashSet<>();
+        for (int i = 0; i < blocks.size(); i++) {
+            NewBlock block = blocks.get(i);
+            assertEquals(i + 1, block.height());
+            assertEquals(830_000 + i, block.burnBlockHeight());
+            assertEquals(block.blockTime(), block.burnBlockTime());
+            for (String hash : List.of(block.blockHash(), block.indexBlockHash(), block.burnBlockHash(),
+                    block.minerTxid(), block.parentMicroblockHash())) {
+                assertTrue(HASH32.matcher(hash).matches(), hash);
+            }
+            assertTrue(hashes.add(block.indexBlockHash()));
+            if (i > 0) {
+                NewBlock parent = blocks.get(i - 1);
+                assertEquals(parent.indexBlockHash(), block.parentIndexBlockHash());
+                assertEquals(parent.blockHash(), block.parentBlockHash());
+                assertEquals(parent.burnBlockTime(), block.parentBurnBlockTime());
+                long gap = block.blockTime() - parent.blockTime();
+                assertTrue(gap >= 300 && gap <= 900, "block gap " + gap);
+            }
+        }
+    }
+
+    @Test
+    void microblockTransactionsComeFirstThenTheCoinbase() {
+        int blocksWithStreams = 0;
+        for (NewBlock block : chain.blocks()) {
+            List<NewTransaction> txs = block.transactions();
+            for (int i = 0; i < txs.size(); i++) {
+                assertEquals(i, txs.get(i).txIndex());
+            }
+            int microblockTxs = (int) txs.stream().filter(NewTransaction::inMicroblock).count();
+            for (int i = 0; i < microblockTxs; i++) {
+                assertTrue(txs.get(i).inMicroblock(), "microblock transactions lead the block");
+            }
+            NewTransaction coinbase = txs.get(microblockTxs);
+            assertEquals("coinbase", decoded.get(coinbase.txId()).payload().txType());
+            assertEquals(1, txs.stream().filter(t -> decoded.get(t.txId()).payload() instanceof
+                    TransactionPayload.Coinbase).count());
+            if (microblockTxs == 0) {
+                assertEquals(ZERO_HASH, block.parentMicroblockHash());
+                assertEquals(0, coinbase.txIndex());
+            } else {
+                blocksWithStreams++;
+                NewTransaction last = txs.get(microblockTxs - 1);
+                assertEquals(block.parentMicroblockHash(), last.microblockHash());
+                assertEquals(block.parentMicroblockSequence(), last.microblockSequence());
+                assertEquals(0, txs.get(0).microblockSequence());
+                assertNotEquals(TransactionPayload.Coinbase.class, decoded.get(txs.get(0).txId()).payload().getClass());
+            }
+        }
+        assertTrue(blocksWithStreams >= 5, "some blocks confirm microblock streams");
+    }
+
+    @Test
+    void coversEveryTransactionTypeOutcomeAndEventKind() {
+        Set<String> types = new TreeSet<>();
+        Set<Integer> payloadIds = new TreeSet<>();
+        Set<String> outcomes = new TreeSet<>();
+        Set<String> eventKinds = new TreeSet<>();
+        Set<String> failedDeployKinds = new TreeSet<>();
+        Set<String> conditionKinds = new TreeSet<>();
+        Set<String> conditionPrincipals = new TreeSet<>();
+        Set<String> conditionModes = new TreeSet<>();
+        Set<Integer> logValueTypes = new TreeSet<>();
+        int sponsored = 0;
+        int failedCallsWithErr = 0;
+        int stackStxLocks = 0;
+        for (NewTransaction tx : allTxs()) {
+            StacksTransaction t = decoded.get(tx.txId());
+            types.add(t.payload().txType());
+            payloadIds.add(t.payload().typeId());
+            outcomes.add(tx.status().apiName());
+            tx.events().forEach(e -> eventKinds.add(e.eventType() + assetAction(e)));
+            if (t.isSponsored()) {
+                sponsored++;
+                assertEquals(BigInteger.ZERO, t.origin().fee());
+                assertTrue(t.fee().signum() > 0);
+            }
+            for (PostCondition condition : t.postConditions()) {
+                conditionKinds.add(condition.type());
+                conditionPrincipals.add(condition.principal().typeId());
+            }
+            conditionModes.add(t.postConditionMode().apiName());
+            if (tx.status() != TxOutcome.SUCCESS) {
+                assertTrue(tx.events().isEmpty(), "failed transactions commit no events");
+                if (t.payload() instanceof TransactionPayload.SmartContract) {
+                    failedDeployKinds.add(tx.status().apiName());
+                    assertNull(tx.contractAbi());
+                }
+                if (tx.status() == TxOutcome.ABORT_BY_RESPONSE
+                        && t.payload() instanceof TransactionPayload.ContractCall) {
+                    ClarityValue result = ClarityValue.decodeHex(tx.rawResult());
+                    assertTrue(result instanceof ClarityValue.ResponseErr err && err.value() instanceof ClarityValue.UInt,
+                            "failed calls return (err u...)");
+                    failedCallsWithErr++;
+                }
+            } else if (t.payload() instanceof TransactionPayload.SmartContract) {
+                assertNotNull(tx.contractAbi());
+            }
+            if (t.payload() instanceof TransactionPayload.ContractCall call
+                    && call.contract().toString().equals("SP000000000000000000002Q6VF78.pox")) {
+                assertEquals("stack-stx", call.functionName());
+                assertTrue(tx.events().stream().anyMatch(e -> e instanceof NewEvent.StxLock));
+                stackStxLocks++;
+            }
+            if (!(t.payload() instanceof TransactionPayload.TokenTransfer || t.payload() instanceof
+                    TransactionPayload.Coinbase || t.payload() instanceof TransactionPayload.TenureChange
+                    || t.payload() instanceof TransactionPayload.PoisonMicroblock)) {
+                assertTrue(tx.cost().runtime() > 0, "contract transactions have an execution cost");
+            }
+            for (NewEvent event : tx.events()) {
+                if (event instanceof NewEvent.ContractLog log) {
+                    collectTypes(ClarityValue.decodeHex(log.valueHex()), logValueTypes);
+                }
+            }
+        }
+        assertEquals(Set.of("coinbase", "contract_call", "poison_microblock", "smart_contract", "tenure_change",
+                "token_transfer"), types);
+        assertTrue(payloadIds.containsAll(List.of(0x00, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07)), payloadIds.toString());
+        assertEquals(Set.of("success", "abort_by_response", "abort_by_post_condition"), outcomes);
+        assertEquals(Set.of("smart_contract_log", "stx_asset/transfer", "stx_asset/mint", "stx_asset/burn",
+                "fungible_token_asset/transfer", "fungible_token_asset/mint", "fungible_token_asset/burn",
+                "non_fungible_token_asset/transfer", "non_fungible_token_asset/mint", "non_fungible_token_asset/burn",
+                "stx_lock"), eventKinds);
+        assertEquals(Set.of("abort_by_response", "abort_by_post_condition"), failedDeployKinds);
+        assertEquals(Set.of("stx", "fungible", "non_fungible"), conditionKinds);
+        assertEquals(Set.of("principal_origin", "principal_standard", "principal_contract"), conditionPrincipals);
+        assertEquals(Set.of("allow", "deny"), conditionModes);
+        assertTrue(logValueTypes.containsAll(List.of(ClarityValue.TYPE_INT, ClarityValue.TYPE_UINT,
+                ClarityValue.TYPE_BUFFER, ClarityValue.TYPE_STANDARD_PRINCIPAL, ClarityValue.TYPE_CONTRACT_PRINCIPAL,
+                ClarityValue.TYPE_RESPONSE_OK, ClarityValue.TYPE_NONE, ClarityValue.TYPE_SOME, ClarityValue.TYPE_LIST,
+                ClarityValue.TYPE_TUPLE, ClarityValue.TYPE_STRING_ASCII, ClarityValue.TYPE_STRING_UTF8)),
+                logValueTypes.toString());
+        assertTrue(sponsored >= 1);
+        assertTrue(failedCallsWithErr >= 10);
+        assertTrue(stackStxLocks >= 3);
+    }
+
+    @Test
+    void aFailedDeploymentIsRetriedUnderTheSameNameAndSucceeds() {
+        Map<String, List<String>> outcomesByContract = new HashMap<>();
+        for (NewTransaction tx : allTxs()) {
+            decoded.get(tx.txId()).smartContractId().ifPresent(id ->
+                    outcomesByContract.computeIfAbsent(id.toString(), k -> new java.util.ArrayList<>())
+                            .add(tx.status().apiName()));
+        }
+        assertTrue(outcomesByContract.values().stream().anyMatch(
+                o -> o.equals(List.of("abort_by_response", "success"))), outcomesByContract.toString());
+        assertEquals(List.of("abort_by_response"),
+                outcomesByContract.get(chain.summary().failedDeploymentContractId()));
+    }
+
+    @Test
+    void hotAddressesHaveThousandsOfTransactionsAndTheTotalStaysModest() {
+        DemoChain.Summary summary = chain.summary();
+        assertTrue(summary.txCount() >= 8_000 && summary.txCount() <= 12_000, "tx count " + summary.txCount());
+        assertEquals(3, summary.hotAddresses().size());
+        Map<String, Integer> counted = new HashMap<>();
+        for (NewTransaction tx : allTxs()) {
+            StacksTransaction t = decoded.get(tx.txId());
+            Set<String> parties = new HashSet<>();
+            parties.add(t.senderAddress().toString());
+            if (t.payload() instanceof TransactionPayload.TokenTransfer transfer) {
+                parties.add(transfer.recipientAddress());
+            }
+            for (NewEvent event : tx.events()) {
+                if (event instanceof NewEvent.StxAsset stx) {
+                    parties.add(stx.sender());
+                    parties.add(stx.recipient());
+                } else if (event instanceof NewEvent.FungibleAsset ft) {
+                    parties.add(ft.sender());
+                    parties.add(ft.recipient());
+                }
+            }
+            parties.forEach(p -> counted.merge(p, 1, Integer::sum));
+        }
+        for (String hot : summary.hotAddresses()) {
+            assertTrue(counted.getOrDefault(hot, 0) > 1_000, hot + " has " + counted.get(hot));
+            assertTrue(summary.hotAddressTxCounts().get(hot) > 1_000);
+            assertTrue(StacksAddress.parse(hot).isMainnet());
+        }
+    }
+
+    @Test
+    void noncesAreContiguousAndBalancesNeverGoNegative() {
+        Map<String, Long> nextNonce = new HashMap<>();
+        Map<String, BigInteger> balances = new HashMap<>();
+        for (NewTransaction tx : allTxs()) {
+            StacksTransaction t = decoded.get(tx.txId());
+            checkNonce(nextNonce, t.senderAddress().toString(), t.origin());
+            t.sponsor().ifPresent(s -> checkNonce(nextNonce, t.sponsorAddress().orElseThrow().toString(), s));
+            String payer = t.sponsorAddress().orElse(t.senderAddress()).toString();
+            balances.merge(payer, t.fee().negate(), BigInteger::add);
+            for (NewEvent event : tx.events()) {
+                if (event instanceof NewEvent.StxAsset stx) {
+                    if (stx.sender() != null) {
+                        balances.merge(stx.sender(), stx.amount().negate(), BigInteger::add);
+                    }
+                    if (stx.recipient() != null) {
+                        balances.merge(stx.recipient(), stx.amount(), BigInteger::add);
+                    }
+                }
+            }
+            for (Map.Entry<String, BigInteger> balance : balances.entrySet()) {
+                assertTrue(balance.getValue().signum() >= 0, balance + " after " + tx.txId());
+            }
+        }
+        for (NewMempoolTransaction pending : chain.mempool()) {
+            StacksTransaction t = StacksTransaction.decodeHex(pending.rawTx());
+            checkNonce(nextNonce, t.senderAddress().toString(), t.origin());
+        }
+    }
+
+    @Test
+    void mempoolHoldsAboutThirtyPendingTransactionsAfterTheLastBlock() {
+        List<NewMempoolTransaction> mempool = chain.mempool();
+        assertTrue(mempool.size() >= 25 && mempool.size() <= 35, "mempool size " + mempool.size());
+        long lastBlockTime = chain.blocks().get(chain.blocks().size() - 1).burnBlockTime();
+        Set<String> types = new TreeSet<>();
+        Set<String> senders = new HashSet<>();
+        boolean sponsored = false;
+        long previous = 0;
+        for (NewMempoolTransaction pending : mempool) {
+            assertTrue(pending.receiptTime() > lastBlockTime);
+            assertTrue(pending.receiptTime() >= previous);
+            previous = pending.receiptTime();
+            StacksTransaction t = StacksTransaction.decodeHex(pending.rawTx());
+            types.add(t.payload().txType());
+            senders.add(t.senderAddress().toString());
+            if (t.payload() instanceof TransactionPayload.TokenTransfer transfer) {
+                senders.add(transfer.recipientAddress());
+            }
+            sponsored |= t.isSponsored();
+        }
+        assertEquals(Set.of("token_transfer", "contract_call", "smart_contract"), types);
+        assertTrue(senders.containsAll(chain.summary().hotAddresses()));
+        assertTrue(sponsored);
+        assertEquals(Sha512_256.txId(Hex.decode(mempool.get(0).rawTx())), chain.summary().pendingTxId());
+    }
+
+    @Test
+    void summaryExamplesPointAtMatchingTransactions() {
+        DemoChain.Summary summary = chain.summary();
+        Map<String, NewTransaction> byId = new HashMap<>();
+        allTxs().forEach(tx -> byId.put(tx.txId(), tx));
+        assertEquals(chain.blocks().size(), summary.blockCount());
+        assertEquals(allTxs().size(), summary.txCount());
+        assertEquals(summary.txCount(), summary.txCountByType().values().stream().mapToInt(Integer::intValue).sum());
+        summary.exampleTxIdByType().forEach((type, id) -> {
+            assertEquals(type, decoded.get(id).payload().txType());
+            assertEquals(TxOutcome.SUCCESS, byId.get(id).status());
+        });
+        assertEquals(6, summary.exampleTxIdByType().size());
+        assertTrue(byId.get(summary.sponsoredTxId()) != null && decoded.get(summary.sponsoredTxId()).isSponsored());
+        assertTrue(byId.get(summary.microblockTxId()).inMicroblock());
+        assertEquals(TxOutcome.ABORT_BY_RESPONSE, byId.get(summary.failedContractCallTxId()).status());
+        assertEquals(TxOutcome.ABORT_BY_POST_CONDITION, byId.get(summary.abortByPostConditionTxId()).status());
+        assertTrue(byId.get(summary.stxLockTxId()).events().get(0) instanceof NewEvent.StxLock);
+        long logs = allTxs().stream().flatMap(tx -> tx.events().stream())
+                .filter(e -> e instanceof NewEvent.ContractLog log && log.contractId().equals(summary.contractIdWithLogs()))
+                .count();
+        assertTrue(logs > 100, "logs of " + summary.contractIdWithLogs() + ": " + logs);
+        assertTrue(summary.ftAssetId().endsWith(".demo-token::demo-token"));
+        assertTrue(summary.nftAssetId().endsWith(".demo-nft::demo-nft"));
+        assertTrue(summary.microblockTxCount() > 0);
+        assertFalse(summary.describe().isBlank());
+    }
+
+    // ------------------------------------------------------------------------------------------
+
+    private static String assetAction(NewEvent event) {
+        if (event instanceof NewEvent.StxAsset e) {
+            return "/" + e.action().apiName();
+        } else if (event instanceof NewEvent.FungibleAsset e) {
+            return "/" + e.action().apiName();
+        } else if (event instanceof NewEvent.NonFungibleAsset e) {
+            return "/" + e.action().apiName();
+        }
+        return "";
+    }
+
+    private static void checkNonce(Map<String, Long> nextNonce, String address, SpendingCondition condition) {
+        long expected = nextNonce.getOrDefault(address, 0L);
+        assertEquals(expected, condition.nonce().longValueExact(), "nonce of " + address);
+        nextNonce.put(address, expected + 1);
+    }
+
+    private static void assertClarity(String hex) {
+        ClarityValue value = ClarityValue.decodeHex(hex);
+        assertEquals(hex, value.serializeHex());
+    }
+
+    private static void collectTypes(ClarityValue value, Set<Integer> types) {
+        types.add(value.typeId());
+        if (value instanceof ClarityValue.Tuple tuple) {
+            tuple.entries().forEach(e -> collectTypes(e.value(), types));
+        } else if (value instanceof ClarityValue.ListValue list) {
+            list.items().forEach(item -> collectTypes(item, types));
+        } else if (value instanceof ClarityValue.OptionalSome some) {
+            collectTypes(some.value(), types);
+        } else if (value instanceof ClarityValue.ResponseOk ok) {
+            collectTypes(ok.value(), types);
+        } else if (value instanceof ClarityValue.ResponseErr err) {
+            collectTypes(err.value(), types);
+        }
+    }
+}
