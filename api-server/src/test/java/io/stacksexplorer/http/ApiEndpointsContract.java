@@ -1,0 +1,398 @@
+package io.stacksexplorer.http;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.stacksexplorer.codec.tx.StacksTransaction;
+import io.stacksexplorer.codec.tx.TransactionPayload;
+import io.stacksexplorer.demo.DemoChain;
+import io.stacksexplorer.write.ExecutionCost;
+import io.stacksexplorer.write.NewBlock;
+import io.stacksexplorer.write.NewMempoolTransaction;
+import io.stacksexplorer.write.NewTransaction;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * All seven endpoints over HTTP against the demo chain written through the write path, on one
+ * database (subclasses pick H2 or PostgreSQL). Expected values are computed from the generated
+ * chain itself ({@link DemoChainExpectations}); every answer is also validated against the spec
+ * by {@link ApiServer}.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+abstract class ApiEndpointsContract {
+
+    static final DemoChain CHAIN = DemoChain.generate(DemoChain.DEFAULT_SEED);
+    static final DemoChainExpectations EXPECT = new DemoChainExpectations(CHAIN);
+    static final DemoChain.Summary SUMMARY = CHAIN.summary();
+
+    ApiServer api;
+
+    abstract TestDatabase database();
+
+    @BeforeAll
+    void loadDemoChain() {
+        api = ApiServer.start(database());
+        for (NewBlock block : CHAIN.blocks()) {
+            api.writer().writeBlock(block);
+        }
+        api.writer().addMempoolTransactions(CHAIN.mempool());
+    }
+
+    @AfterAll
+    void stop() {
+        if (api != null) {
+            api.close();
+        }
+    }
+
+    static String hot() {
+        return SUMMARY.hotAddresses().get(0);
+    }
+
+    // --- status ---------------------------------------------------------------------------------
+
+    @Test
+    void statusReportsTheTip() {
+        JsonNode body = api.get("/extended").body();
+        assertEquals("ready", body.get("status").asText());
+        assertEquals(SUMMARY.tipHeight(), body.at("/chain_tip/block_height").asLong());
+        assertEquals(SUMMARY.tipBlockHash(), body.at("/chain_tip/block_hash").asText());
+        assertTrue(body.get("pox_v1_unlock_height").isNull(), "present and null until the node reports it");
+    }
+
+    // --- blocks -----------------------------------------------------------------------------------
+
+    @Test
+    void blockByHeightHashIndexHashAndLatestAreTheSameBlock() {
+        NewBlock block = CHAIN.blocks().get(149);
+        JsonNode byHeight = api.get("/extended/v2/blocks/" + block.height()).body();
+        assertBlock(block, byHeight);
+        assertEquals(byHeight, api.get("/extended/v2/blocks/" + block.blockHash()).body());
+        assertEquals(byHeight, api.get("/extended/v2/blocks/" + block.indexBlockHash()).body());
+        assertEquals(byHeight, api.get("/extended/v2/blocks/" + block.blockHash().substring(2).toUpperCase()).body());
+        assertEquals(byHeight, api.get("/extended/v2/blocks/0X" + block.indexBlockHash().substring(2)).body());
+        assertBlock(CHAIN.blocks().get(CHAIN.blocks().size() - 1), api.get("/extended/v2/blocks/latest").body());
+    }
+
+    static void assertBlock(NewBlock expected, JsonNode actual) {
+        assertEquals(expected.height(), actual.get("height").asLong());
+        assertEquals(expected.blockHash(), actual.get("hash").asText());
+        assertEquals(expected.indexBlockHash(), actual.get("index_block_hash").asText());
+        assertEquals(expected.parentBlockHash(), actual.get("parent_block_hash").asText());
+        assertEquals(expected.parentIndexBlockHash(), actual.get("parent_index_block_hash").asText());
+        assertEquals(expected.burnBlockHeight(), actual.get("burn_block_height").asLong());
+        assertEquals(expected.blockTime(), actual.get("block_time").asLong());
+        assertEquals(java.time.Instant.ofEpochSecond(expected.blockTime()).toString().replace("Z", ".000Z"),
+                actual.get("block_time_iso").asText());
+        assertEquals(expected.transactions().size(), actual.get("tx_count").asInt());
+        ExecutionCost total = expected.transactions().stream().map(NewTransaction::cost)
+                .reduce(ExecutionCost.ZERO, ExecutionCost::plus);
+        assertEquals(total.runtime(), actual.get("execution_cost_runtime").asLong());
+        assertEquals(total.readCount(), actual.get("execution_cost_read_count").asLong());
+        assertEquals(total.readLength(), actual.get("execution_cost_read_length").asLong());
+        assertEquals(total.writeCount(), actual.get("execution_cost_write_count").asLong());
+        assertEquals(total.writeLength(), actual.get("execution_cost_write_length").asLong());
+        assertTrue(actual.get("canonical").asBoolean());
+    }
+
+    @Test
+    void unknownBlocksAre404() {
+        assertProblem(api.get("/extended/v2/blocks/" + (SUMMARY.tipHeight() + 1)), 404, null);
+        assertProblem(api.get("/extended/v2/blocks/0x" + "ab".repeat(32)), 404, null);
+        assertProblem(api.get("/extended/v2/blocks/0"), 404, null);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"abc", "-1", "1.5", "0x1234", "latestx", "0xgg00000000000000000000000000000000000000000000000000000000000000",
+            "1234567890123456789012"})
+    void malformedBlockIdsAre400(String id) {
+        assertProblem(api.get("/extended/v2/blocks/" + id), 400, "height_or_hash");
+    }
+
+    // --- transactions -------------------------------------------------------------------------------
+
+    @Test
+    void lookupServesConfirmedPendingAndMissesInRequestOrder() {
+        String confirmed = SUMMARY.exampleTxIdByType().get("contract_call");
+        String pending = SUMMARY.pendingTxId();
+        String missing = "0x" + "33".repeat(32);
+        JsonNode body = api.get("/extended/v1/tx/multiple?tx_id=" + missing + "&tx_id=" + confirmed.substring(2).toUpperCase()
+                + "&tx_id=" + pending + "&tx_id=" + confirmed).body();
+        assertEquals(List.of(missing, confirmed, pending), fieldNames(body), "normalised keys, duplicates once, request order");
+        assertEquals(1, body.get(missing).size(), "a miss is exactly {\"found\": false}");
+        assertFalse(body.get(missing).get("found").asBoolean());
+
+        JsonNode tx = body.get(confirmed).get("result");
+        DemoChainExpectations.Mined mined = EXPECT.minedById.get(confirmed);
+        assertEquals(mined.block().height(), tx.get("block_height").asLong());
+        assertEquals(mined.block().blockHash(), tx.get("block_hash").asText());
+        assertEquals(mined.tx().txIndex(), tx.get("tx_index").asInt());
+        assertEquals(mined.tx().events().size(), tx.get("event_count").asInt());
+        assertEquals(Math.min(20, mined.tx().events().size()), tx.get("events").size());
+        assertEquals(mined.decoded().fee().toString(), tx.get("fee_rate").asText());
+        assertEquals("contract_call", tx.get("tx_type").asText());
+        assertTrue(tx.has("contract_call") && !tx.has("receipt_time"));
+
+        JsonNode mempoolTx = body.get(pending).get("result");
+        assertEquals("pending", mempoolTx.get("tx_status").asText());
+        assertTrue(mempoolTx.has("receipt_time") && !mempoolTx.has("block_height"));
+    }
+
+    @Test
+    void lookupPagesEventsOfEachTransaction() {
+        DemoChainExpectations.Mined rich = EXPECT.mined.stream().filter(m -> m.tx().events().size() >= 3)
+                .findFirst().orElseThrow();
+        String id = rich.tx().txId();
+        JsonNode events = api.get("/extended/v1/tx/multiple?tx_id=" + id + "&event_limit=1&event_offset=1").body()
+                .at("/" + id + "/result/events");
+        assertEquals(1, events.size());
+        assertEquals(1, events.get(0).get("event_index").asInt());
+        assertEquals(rich.tx().events().get(1).eventType(), events.get(0).get("event_type").asText());
+    }
+
+    @Test
+    void lookupOfSponsoredAndMicroblockTransactions() {
+        JsonNode sponsored = api.get("/extended/v1/tx/multiple?tx_id=" + SUMMARY.sponsoredTxId()).body()
+                .at("/" + SUMMARY.sponsoredTxId() + "/result");
+        assertTrue(sponsored.get("sponsored").asBoolean());
+        assertTrue(sponsored.has("sponsor_address") && sponsored.has("sponsor_nonce"));
+        JsonNode micro = api.get("/extended/v1/tx/multiple?tx_id=" + SUMMARY.microblockTxId()).body()
+                .at("/" + SUMMARY.microblockTxId() + "/result");
+        DemoChainExpectations.Mined mined = EXPECT.minedById.get(SUMMARY.microblockTxId());
+        assertEquals(mined.tx().microblockHash(), micro.get("microblock_hash").asText());
+        assertEquals(mined.tx().microblockSequence(), micro.get("microblock_sequence").asInt());
+        assertTrue(micro.get("microblock_canonical").asBoolean());
+    }
+
+    @Test
+    void failedTransactionsCarryTheirStatusAndNoEvents() {
+        JsonNode tx = api.get("/extended/v1/tx/multiple?tx_id=" + SUMMARY.failedContractCallTxId()).body()
+                .at("/" + SUMMARY.failedContractCallTxId() + "/result");
+        assertEquals("abort_by_response", tx.get("tx_status").asText());
+        assertTrue(tx.at("/tx_result/repr").asText().startsWith("(err "));
+        assertEquals(0, tx.get("event_count").asInt());
+    }
+
+    @Test
+    void lookupErrors() {
+        assertProblem(api.get("/extended/v1/tx/multiple?tx_id=0x" + "44".repeat(32)), 404, null);
+        assertProblem(api.get("/extended/v1/tx/multiple"), 400, "tx_id");
+        assertProblem(api.get("/extended/v1/tx/multiple?tx_id=0x1234"), 400, "tx_id");
+        String tooMany = IntStream.range(0, 51).mapToObj(i -> "tx_id=0x" + String.format("%064x", i))
+                .collect(Collectors.joining("&"));
+        assertProblem(api.get("/extended/v1/tx/multiple?" + tooMany), 400, "tx_id");
+        assertProblem(api.get("/extended/v1/tx/multiple?tx_id=" + SUMMARY.pendingTxId() + "&event_limit=51"), 400,
+                "event_limit");
+        assertProblem(api.get("/extended/v1/tx/multiple?tx_id=" + SUMMARY.pendingTxId() + "&event_offset=-1"), 400,
+                "event_offset");
+    }
+
+    // --- contract status ------------------------------------------------------------------------------
+
+    @Test
+    void contractStatusFoundAbortedPendingAndMissing() {
+        String ok = SUMMARY.contractIdWithLogs();
+        String aborted = SUMMARY.failedDeploymentContractId();
+        String pending = CHAIN.mempool().stream().map(p -> StacksTransaction.decodeHex(p.rawTx()))
+                .filter(t -> t.payload() instanceof TransactionPayload.SmartContract)
+                .map(t -> t.smartContractId().orElseThrow().toString()).findFirst().orElseThrow();
+        String missing = ok.substring(0, ok.indexOf('.')) + ".no-such-contract";
+        JsonNode body = api.get("/extended/v2/smart-contracts/status?contract_id=" + ok + "&contract_id=" + aborted
+                + "&contract_id=" + pending + "&contract_id=" + missing).body();
+        assertEquals(List.of(ok, aborted, pending, missing), fieldNames(body));
+        assertEquals("success", body.at("/" + ok + "/result/status").asText());
+        assertTrue(body.at("/" + ok + "/result/block_height").isNumber());
+        assertEquals("abort_by_response", body.at("/" + aborted + "/result/status").asText());
+        assertEquals("pending", body.at("/" + pending + "/result/status").asText());
+        assertFalse(body.at("/" + pending + "/result").has("block_height"));
+        assertEquals(1, body.get(missing).size());
+        assertFalse(body.at("/" + missing + "/found").asBoolean());
+    }
+
+    @Test
+    void contractStatusErrors() {
+        assertProblem(api.get("/extended/v2/smart-contracts/status"), 400, "contract_id");
+        assertProblem(api.get("/extended/v2/smart-contracts/status?contract_id=" + hot()), 400, "contract_id");
+        assertProblem(api.get("/extended/v2/smart-contracts/status?contract_id=" + corrupt(hot()) + ".x"), 400,
+                "contract_id");
+        String tooMany = IntStream.range(0, 51).mapToObj(i -> "contract_id=" + hot() + ".c" + i)
+                .collect(Collectors.joining("&"));
+        assertProblem(api.get("/extended/v2/smart-contracts/status?" + tooMany), 400, "contract_id");
+    }
+
+    // --- contract events ------------------------------------------------------------------------------
+
+    @Test
+    void contractEventsNewestFirstWithTrueTotal() {
+        String contract = SUMMARY.contractIdWithLogs();
+        List<String> expected = EXPECT.logsOf(contract);
+        JsonNode first = api.get("/extended/v1/contract/" + contract + "/events").body();
+        assertEquals(expected.size(), first.get("total").asLong());
+        assertEquals(20, first.get("limit").asInt());
+        assertEquals(0, first.get("offset").asInt());
+        assertEquals(expected.subList(0, 20), logKeys(first));
+        JsonNode last = api.get("/extended/v1/contract/" + contract + "/events?limit=50&offset=" + (expected.size() - 7)).body();
+        assertEquals(expected.subList(expected.size() - 7, expected.size()), logKeys(last));
+        JsonNode past = api.get("/extended/v1/contract/" + contract + "/events?offset=" + (expected.size() + 10)).body();
+        assertEquals(0, past.get("results").size());
+        assertEquals(expected.size(), past.get("total").asLong());
+        first.get("results").forEach(e -> {
+            assertEquals("smart_contract_log", e.get("event_type").asText());
+            assertEquals(contract, e.at("/contract_log/contract_id").asText());
+        });
+    }
+
+    @Test
+    void contractEventsOfAnUnknownContractAreAnEmptyPage() {
+        JsonNode body = api.get("/extended/v1/contract/" + hot() + ".nothing-here/events").body();
+        assertEquals(0, body.get("total").asLong());
+        assertEquals(0, body.get("results").size());
+    }
+
+    @Test
+    void contractEventsErrors() {
+        String base = "/extended/v1/contract/" + SUMMARY.contractIdWithLogs() + "/events";
+        assertProblem(api.get(base + "?limit=51"), 400, "limit");
+        assertProblem(api.get(base + "?limit=0"), 400, "limit");
+        assertProblem(api.get(base + "?limit=abc"), 400, "limit");
+        assertProblem(api.get(base + "?offset=-1"), 400, "offset");
+        assertProblem(api.get(base + "?offset=1.5"), 400, "offset");
+        assertProblem(api.get("/extended/v1/contract/" + hot() + "/events"), 400, "contract_id");
+        assertProblem(api.get("/extended/v1/contract/" + corrupt(hot()) + ".demo/events"), 400, "contract_id");
+    }
+
+    // --- address transactions ---------------------------------------------------------------------------
+
+    @Test
+    void addressHistoryNewestFirstWithTotalsAndCounts() {
+        String address = hot();
+        List<DemoChainExpectations.Mined> expected = EXPECT.historyOf(address);
+        assertEquals(SUMMARY.hotAddressTxCounts().get(address).longValue(), expected.size());
+        JsonNode page = api.get("/extended/v2/addresses/" + address + "/transactions?limit=50&offset=100").body();
+        assertEquals(expected.size(), page.get("total").asLong());
+        assertEquals(50, page.get("limit").asInt());
+        assertEquals(100, page.get("offset").asInt());
+        List<String> ids = new ArrayList<>();
+        page.get("results").forEach(r -> ids.add(r.at("/tx/tx_id").asText()));
+        assertEquals(expected.subList(100, 150).stream().map(m -> m.tx().txId()).toList(), ids);
+        for (JsonNode record : page.get("results")) {
+            DemoChainExpectations.Mined m = EXPECT.minedById.get(record.at("/tx/tx_id").asText());
+            assertEquals(DemoChainExpectations.stxSent(m, address).toString(), record.get("stx_sent").asText());
+            assertEquals(DemoChainExpectations.stxReceived(m, address).toString(), record.get("stx_received").asText());
+            assertEquals(0, record.at("/tx/events").size(), "history transactions list no events");
+            assertEquals(m.tx().events().size(), record.at("/tx/event_count").asInt());
+        }
+    }
+
+    @Test
+    void addressHistoryPagingEdges() {
+        String address = hot();
+        long total = SUMMARY.hotAddressTxCounts().get(address);
+        assertEquals(20, api.get("/extended/v2/addresses/" + address + "/transactions").body().get("results").size());
+        assertEquals(50, api.get("/extended/v2/addresses/" + address + "/transactions?limit=50").body().get("results").size());
+        JsonNode past = api.get("/extended/v2/addresses/" + address + "/transactions?offset=" + total).body();
+        assertEquals(0, past.get("results").size());
+        assertEquals(total, past.get("total").asLong());
+        assertProblem(api.get("/extended/v2/addresses/" + address + "/transactions?limit=51"), 400, "limit");
+        assertProblem(api.get("/extended/v2/addresses/" + address + "/transactions?offset=x"), 400, "offset");
+    }
+
+    @Test
+    void contractPrincipalsHaveHistoriesToo() {
+        String contract = SUMMARY.contractIdWithLogs();
+        JsonNode page = api.get("/extended/v2/addresses/" + contract + "/transactions").body();
+        assertEquals(EXPECT.historyOf(contract).size(), page.get("total").asLong());
+    }
+
+    @Test
+    void emptyAndInvalidAddresses() {
+        String unused = "SP000000000000000000002Q6VF78";
+        JsonNode empty = api.get("/extended/v2/addresses/" + unused + "/transactions").body();
+        assertEquals(0, empty.get("total").asLong());
+        assertProblem(api.get("/extended/v2/addresses/" + corrupt(hot()) + "/transactions"), 400, "address");
+        assertProblem(api.get("/extended/v2/addresses/ST000000000000000000002AMW42H/transactions"), 400, "address");
+        assertProblem(api.get("/extended/v2/addresses/not-an-address/transactions"), 400, "address");
+        assertProblem(api.get("/extended/v1/address/" + corrupt(hot()) + "/mempool"), 400, "address");
+    }
+
+    // --- address mempool ------------------------------------------------------------------------------
+
+    @Test
+    void addressMempoolNewestFirst() {
+        String address = hot();
+        List<NewMempoolTransaction> expected = new ArrayList<>(EXPECT.pendingFor(address));
+        assertFalse(expected.isEmpty());
+        expected.sort(Comparator.comparingLong(NewMempoolTransaction::receiptTime).reversed()
+                .thenComparing(p -> StacksTransaction.decodeHex(p.rawTx()).txId()));
+        JsonNode page = api.get("/extended/v1/address/" + address + "/mempool?unanchored=true").body();
+        assertEquals(expected.size(), page.get("total").asLong());
+        List<String> ids = new ArrayList<>();
+        page.get("results").forEach(r -> {
+            ids.add(r.get("tx_id").asText());
+            assertEquals("pending", r.get("tx_status").asText());
+        });
+        assertEquals(expected.stream().map(p -> StacksTransaction.decodeHex(p.rawTx()).txId()).toList(), ids);
+        assertProblem(api.get("/extended/v1/address/" + address + "/mempool?limit=51"), 400, "limit");
+    }
+
+    // --- helpers --------------------------------------------------------------------------------------
+
+    static void assertProblem(ApiServer.Answer answer, int status, String parameter) {
+        assertEquals(status, answer.status(), answer.rawBody());
+        assertTrue(answer.contentType().startsWith("application/problem+json"), answer.contentType());
+        assertEquals(status, answer.body().get("status").asInt());
+        assertTrue(answer.body().hasNonNull("title") && answer.body().hasNonNull("detail"), answer.rawBody());
+        assertFalse(answer.rawBody().contains("Exception") || answer.rawBody().contains("\tat "), "no stack traces");
+        if (parameter == null) {
+            assertNull(answer.body().get("parameter"));
+        } else {
+            assertEquals(parameter, answer.body().path("parameter").asText(), answer.rawBody());
+        }
+    }
+
+    /** The same address with its last character changed: the c32check checksum no longer matches. */
+    static String corrupt(String address) {
+        char last = address.charAt(address.length() - 1);
+        return address.substring(0, address.length() - 1) + (last == 'A' ? 'B' : 'A');
+    }
+
+    static List<String> fieldNames(JsonNode object) {
+        List<String> names = new ArrayList<>();
+        object.fieldNames().forEachRemaining(names::add);
+        return names;
+    }
+
+    static List<String> logKeys(JsonNode page) {
+        List<String> keys = new ArrayList<>();
+        page.get("results").forEach(e -> keys.add(e.get("tx_id").asText() + "#" + e.get("event_index").asInt()));
+        return keys;
+    }
+
+    @Nested
+    class EmptyDatabase {
+        @Test
+        void statusHasNoChainTipBeforeTheFirstBlock() {
+            try (ApiServer empty = ApiServer.start(database())) {
+                JsonNode body = empty.get("/extended").body();
+                assertFalse(body.has("chain_tip"));
+                assertTrue(body.has("pox_v1_unlock_height"));
+                assertProblem(empty.get("/extended/v2/blocks/latest"), 404, null);
+            }
+        }
+    }
+}

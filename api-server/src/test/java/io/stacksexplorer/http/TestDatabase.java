@@ -1,0 +1,51 @@
+package io.stacksexplorer.http;
+
+import io.stacksexplorer.config.StorageSettings;
+
+import java.util.HashMap;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * A fresh, isolated database for one test class: an H2 in-memory database of its own, or a
+ * PostgreSQL schema of its own in the server named by PG_* (defaults: the CI machine's
+ * 127.0.0.1:5432, user postgres, database test). PostgreSQL variants run only with
+ * {@code -Dpg.tests=true}.
+ */
+public enum TestDatabase {
+    H2, POSTGRES;
+
+    public static boolean postgresEnabled() {
+        return Boolean.getBoolean("pg.tests") || "true".equalsIgnoreCase(System.getenv("PG_TESTS"));
+    }
+
+    /** Micronaut properties for a new, empty database. */
+    public Map<String, Object> freshProperties() {
+        String name = "t" + UUID.randomUUID().toString().replace("-", "").substring(0, 16);
+        Map<String, String> env = new HashMap<>();
+        if (this == POSTGRES) {
+            env.put("PG_HOST", envOr("PG_HOST", "127.0.0.1"));
+            env.put("PG_PORT", envOr("PG_PORT", "5432"));
+            env.put("PG_USER", envOr("PG_USER", "postgres"));
+            env.put("PG_PASSWORD", envOr("PG_PASSWORD", ""));
+            env.put("PG_DATABASE", envOr("PG_DATABASE", "test"));
+            env.put("PG_SCHEMA", name);
+        } else {
+            env.put("H2_IN_MEMORY", "true");
+        }
+        Map<String, Object> props = new HashMap<>(StorageSettings.properties(env));
+        if (this == H2) {
+            // One in-memory database per test class, not the shared default name.
+            props.put("datasources.default.url", props.get("datasources.default.url").toString()
+                    .replace("mem:stacks-explorer", "mem:" + name));
+        }
+        props.put("demo-data.enabled", false);
+        props.put("micronaut.server.port", -1);
+        return props;
+    }
+
+    private static String envOr(String key, String fallback) {
+        String v = System.getenv(key);
+        return v == null || v.isBlank() ? fallback : v;
+    }
+}
