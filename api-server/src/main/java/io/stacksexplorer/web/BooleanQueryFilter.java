@@ -1,0 +1,39 @@
+package io.stacksexplorer.web;
+
+import io.micronaut.http.HttpRequest;
+import io.micronaut.http.HttpResponse;
+import io.micronaut.http.MutableHttpResponse;
+import io.micronaut.http.annotation.RequestFilter;
+import io.micronaut.http.annotation.ServerFilter;
+import io.micronaut.http.server.exceptions.response.ErrorResponseProcessor;
+
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * The framework reads any unknown word as {@code false} for a boolean parameter; the spec allows
+ * only {@code true}, {@code false} and, for compatibility with the peer's clients, {@code 1},
+ * {@code 0} and a bare {@code ?unanchored}. Anything else is a 400 naming the parameter.
+ */
+@ServerFilter("/extended/**")
+class BooleanQueryFilter {
+
+    private static final Set<String> ACCEPTED = Set.of("true", "false", "1", "0", "");
+
+    private final ErrorResponseProcessor<?> processor;
+
+    BooleanQueryFilter(ErrorResponseProcessor<?> processor) {
+        this.processor = processor;
+    }
+
+    @RequestFilter
+    MutableHttpResponse<?> checkUnanchored(HttpRequest<?> request) {
+        for (String value : request.getParameters().getAll("unanchored")) {
+            if (!ACCEPTED.contains(value.toLowerCase(Locale.ROOT))) {
+                return ParameterProblemHandlers.respond(processor, request, ApiProblems.badParameter("unanchored",
+                        "unanchored must be true or false, got '" + value + "'"));
+            }
+        }
+        return null;
+    }
+}

@@ -1,0 +1,112 @@
+package io.stacksexplorer.http;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.stacksexplorer.codec.tx.StacksTransaction;
+import io.stacksexplorer.demo.DemoChain;
+import io.stacksexplorer.write.BlockWriteResult;
+import io.stacksexplorer.write.NewBlock;
+import io.stacksexplorer.write.NewMempoolTransaction;
+import io.stacksexplorer.write.NewTransaction;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static io.stacksexplorer.http.ApiEndpointsContract.assertProblem;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * A fork written through the write path changes the answers: the orphaned block and its
+ * transactions disappear, a transaction only it had mined returns to the mempool, counters follow,
+ * and switching back restores everything. Replaying a stored block changes nothing.
+ */
+abstract class ReorgContract {
+
+    abstract TestDatabase database();
+
+    @Test
+    void forkAndSwitchBack() {
+        List<NewBlock> chain = DemoChain.generate(DemoChain.DEFAULT_SEED).blocks().subList(0, 21);
+        NewBlock b20 = chain.get(19);
+        NewBlock b21 = chain.get(20);
+        // The transaction only the original block 20 mines: the last one, not the coinbase.
+        NewTransaction onlyInOriginal = b20.transactions().get(b20.transactions().size() - 1);
+        String sender = StacksTransaction.decodeHex(onlyInOriginal.rawTx()).senderAddress().toString();
+        NewTransaction shared = b20.transactions().get(0);
+
+        NewBlock fork20 = sibling(b20, "f0", b20.transactions().subList(0, b20.transactions().size() - 1));
+        NewBlock fork21 = new NewBlock("0x" + "f1".repeat(32), "0x" + "e1".repeat(32), 21, fork20.blockHash(),
+                fork20.indexBlockHash(), b21.parentMicroblockHash(), 0, b21.blockTime(), b21.burnBlockTime(),
+                b21.burnBlockHash(), b21.burnBlockHeight(), b21.parentBurnBlockTime(), b21.minerTxid(),
+                List.of(b21.transactions().get(0)));
+
+        try (ApiServer api = ApiServer.start(database())) {
+            api.writer().addMempoolTransactions(List.of(new NewMempoolTransaction(onlyInOriginal.rawTx(), 1704000000L)));
+            for (NewBlock block : chain.subList(0, 20)) {
+                api.writer().writeBlock(block);
+            }
+            long historyBefore = total(api, sender);
+            assertEquals(0, mempoolTotal(api, sender), "mined, so no longer pending");
+
+            // Fork: 20' and 21' replace 20.
+            assertTrue(api.writer().writeBlock(fork20).orphaned().contains(b20.indexBlockHash()));
+            api.writer().writeBlock(fork21);
+            assertEquals(fork20.blockHash(), api.get("/extended/v2/blocks/20").body().get("hash").asText());
+            assertEquals(fork21.blockHash(), api.get("/extended/v2/blocks/latest").body().get("hash").asText());
+            assertProblem(api.get("/extended/v2/blocks/" + b20.blockHash()), 404, null);
+            assertEquals(fork20.blockHash(), lookup(api, shared.txId()).at("/result/block_hash").asText(),
+                    "mined on both forks: served from the canonical one");
+            JsonNode returned = lookup(api, onlyInOriginal.txId()).get("result");
+            assertTrue(returned.has("receipt_time"), "only the orphaned block mined it: back in the mempool");
+            assertEquals(historyBefore - 1, total(api, sender));
+            assertEquals(1, mempoolTotal(api, sender));
+            assertEquals(21, api.get("/extended").body().at("/chain_tip/block_height").asLong());
+
+            // Switch back: the original block 21 builds on the original 20.
+            BlockWriteResult back = api.writer().writeBlock(b21);
+            assertTrue(back.restored().contains(b20.indexBlockHash()));
+            assertTrue(back.orphaned().containsAll(List.of(fork20.indexBlockHash(), fork21.indexBlockHash())));
+            assertEquals(b20.blockHash(), api.get("/extended/v2/blocks/20").body().get("hash").asText());
+            assertProblem(api.get("/extended/v2/blocks/" + fork21.indexBlockHash()), 404, null);
+            assertEquals(b20.blockHash(), lookup(api, onlyInOriginal.txId()).at("/result/block_hash").asText());
+            assertEquals(historyBefore + countInvolving(b21, sender), total(api, sender));
+            assertEquals(0, mempoolTotal(api, sender));
+
+            // Replays are acknowledged and ignored.
+            assertTrue(api.writer().writeBlock(fork20).alreadyStored());
+            assertTrue(api.writer().writeBlock(b20).alreadyStored());
+            assertEquals(b21.blockHash(), api.get("/extended/v2/blocks/latest").body().get("hash").asText());
+            assertEquals(historyBefore + countInvolving(b21, sender), total(api, sender));
+        }
+    }
+
+    private static NewBlock sibling(NewBlock original, String tag, List<NewTransaction> txs) {
+        return new NewBlock("0x" + tag.repeat(32), "0x" + "e0".repeat(32), original.height(),
+                original.parentBlockHash(), original.parentIndexBlockHash(), original.parentMicroblockHash(),
+                original.parentMicroblockSequence(), original.blockTime(), original.burnBlockTime(),
+                original.burnBlockHash(), original.burnBlockHeight(), original.parentBurnBlockTime(),
+                original.minerTxid(), txs);
+    }
+
+    private static long countInvolving(NewBlock block, String principal) {
+        return block.transactions().stream()
+                .map(tx -> new DemoChainExpectations.Mined(block, tx, StacksTransaction.decodeHex(tx.rawTx())))
+                .filter(m -> DemoChainExpectations.involves(m, principal))
+                .count();
+    }
+
+    private static JsonNode lookup(ApiServer api, String txId) {
+        JsonNode entry = api.get("/extended/v1/tx/multiple?tx_id=" + txId).body().get(txId);
+        assertFalse(entry == null || !entry.get("found").asBoolean(), txId + " not found");
+        return entry;
+    }
+
+    private static long total(ApiServer api, String address) {
+        return api.get("/extended/v2/addresses/" + address + "/transactions").body().get("total").asLong();
+    }
+
+    private static long mempoolTotal(ApiServer api, String address) {
+        return api.get("/extended/v1/address/" + address + "/mempool").body().get("total").asLong();
+    }
+}
