@@ -1,7 +1,7 @@
 package io.stacksexplorer.web;
 
+import io.micronaut.core.annotation.Nullable;
 import io.micronaut.http.HttpRequest;
-import io.micronaut.http.HttpResponse;
 import io.micronaut.http.MutableHttpResponse;
 import io.micronaut.http.annotation.RequestFilter;
 import io.micronaut.http.annotation.ServerFilter;
@@ -26,7 +26,9 @@ class BooleanQueryFilter {
         this.processor = processor;
     }
 
+    /** Returns a 400 answer for a bad value, or null to let the request through. */
     @RequestFilter
+    @Nullable
     MutableHttpResponse<?> checkUnanchored(HttpRequest<?> request) {
         for (String value : request.getParameters().getAll("unanchored")) {
             if (!ACCEPTED.contains(value.toLowerCase(Locale.ROOT))) {

@@ -350,6 +350,16 @@ abstract class ApiEndpointsContract {
         assertProblem(api.get("/extended/v1/address/" + address + "/mempool?limit=51"), 400, "limit");
     }
 
+    @Test
+    void unanchoredAcceptsBooleansAndThePeersSpellingsOnly() {
+        String base = "/extended/v1/contract/" + SUMMARY.contractIdWithLogs() + "/events?limit=1&unanchored";
+        for (String ok : List.of("", "=true", "=false", "=1", "=0", "=TRUE")) {
+            assertEquals(200, api.get(base + ok).status(), "unanchored" + ok);
+        }
+        assertProblem(api.get(base + "=maybe"), 400, "unanchored");
+        assertProblem(api.get("/extended/v1/address/" + hot() + "/mempool?unanchored=yes"), 400, "unanchored");
+    }
+
     // --- helpers --------------------------------------------------------------------------------------
 
     static void assertProblem(ApiServer.Answer answer, int status, String parameter) {
