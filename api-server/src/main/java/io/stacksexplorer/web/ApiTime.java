@@ -13,8 +13,11 @@ final class ApiTime {
     private ApiTime() {
     }
 
-    /** Unix seconds as ISO text; a negative time (not yet known, e.g. unanchored) renders empty. */
+    /**
+     * Unix seconds as ISO text; a time not known (negative, e.g. unanchored, or 0, e.g. the parent burn
+     * time of the genesis block) renders empty, as at the peer.
+     */
     static String iso(long unixSeconds) {
-        return unixSeconds < 0 ? "" : ISO_MILLIS.format(Instant.ofEpochSecond(unixSeconds));
+        return unixSeconds <= 0 ? "" : ISO_MILLIS.format(Instant.ofEpochSecond(unixSeconds));
     }
 }

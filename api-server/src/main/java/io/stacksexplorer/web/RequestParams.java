@@ -5,6 +5,7 @@ import io.stacksexplorer.codec.address.ContractId;
 import io.stacksexplorer.codec.address.Principal;
 import io.stacksexplorer.codec.address.StacksAddress;
 import io.stacksexplorer.config.NetworkConfig;
+import io.micronaut.http.context.ServerRequestContext;
 import jakarta.inject.Singleton;
 
 import java.util.ArrayList;
@@ -23,6 +24,23 @@ class RequestParams {
 
     RequestParams(NetworkConfig network) {
         this.network = network;
+    }
+
+    /**
+     * The {@code unanchored} flag as the peer's clients spell it: {@code true}, {@code 1} and a bare
+     * {@code ?unanchored} mean true. The framework binds only {@code true}, so the raw query value of
+     * the current request decides; {@code bound} is used when there is none. Other spellings never
+     * get here ({@link BooleanQueryFilter}).
+     */
+    static boolean unanchored(Boolean bound) {
+        List<String> raw = ServerRequestContext.currentRequest()
+                .map(request -> request.getParameters().getAll("unanchored"))
+                .orElse(List.of());
+        if (raw.isEmpty()) {
+            return Boolean.TRUE.equals(bound);
+        }
+        String last = raw.get(raw.size() - 1).toLowerCase(Locale.ROOT);
+        return last.equals("true") || last.equals("1") || last.isEmpty();
     }
 
     /** A 32-byte hash, already pattern-checked: lowercase with {@code 0x}. */

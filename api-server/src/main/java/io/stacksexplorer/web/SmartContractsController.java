@@ -45,7 +45,7 @@ class SmartContractsController implements SmartContractsApi {
     @Override
     public ContractEventPage getContractEvents(String contractId, Integer limit, Integer offset, Boolean unanchored) {
         String id = params.contractId(contractId, "contract_id");
-        Page<EventRow> page = contracts.logs(id, Boolean.TRUE.equals(unanchored), limit, offset);
+        Page<EventRow> page = contracts.logs(id, RequestParams.unanchored(unanchored), limit, offset);
         return new ContractEventPage(limit, offset, page.total(),
                 page.results().stream().map(EventMapper::toApi).toList());
     }

@@ -25,7 +25,7 @@ class TransactionsController implements TransactionsApi {
     public Map<String, TransactionLookupEntry> getTransactionsByIds(List<String> txId, Integer eventLimit,
                                                                    Integer eventOffset, Boolean unanchored) {
         List<String> ids = RequestParams.hashes(txId);
-        Map<String, TransactionLookup> found = transactions.lookup(ids, Boolean.TRUE.equals(unanchored),
+        Map<String, TransactionLookup> found = transactions.lookup(ids, RequestParams.unanchored(unanchored),
                 eventLimit, eventOffset);
         if (found.isEmpty()) {
             throw ApiProblems.notFound("none of the " + ids.size() + " transaction ids was found");

@@ -11,6 +11,8 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -22,9 +24,11 @@ import java.util.Set;
  * written entirely or not at all. Every method is idempotent: writing what is already there
  * changes nothing.
  *
- * <p>Fork choice follows the node: the block it announces last is the chain tip. Its ancestors
- * become canonical and every other canonical block above the fork point becomes non-canonical,
- * together with everything hanging from it and the counters that count it.
+ * <p>Fork choice as the peer applies the node's announcements: a block higher than the tip becomes
+ * the tip; its ancestors become canonical and every other canonical block above the fork point
+ * becomes non-canonical, together with everything hanging from it and the counters that count it.
+ * A block at or below the tip's height (a sibling) is stored non-canonical until a descendant
+ * makes its fork the longer one. (mainnet-reorg-scenario1's peer answers show this rule.)
  */
 @Singleton
 public class ChainWriter {
@@ -39,24 +43,129 @@ public class ChainWriter {
 
     /** Writes one anchored block; a block already stored is acknowledged and ignored. */
     public BlockWriteResult writeBlock(NewBlock block) {
-        return inTransaction(sql -> writeBlock(sql, block));
+        return writeBlock(block, PoxUnlockHeights.NONE, null);
+    }
+
+    /**
+     * Writes one anchored block as the node delivered it, with its raw payload, in one database
+     * transaction. A payload or block already stored is acknowledged and ignored.
+     */
+    public BlockWriteResult writeBlock(NewBlock block, PoxUnlockHeights pox, RawPayload raw) {
+        return inTransaction(sql -> {
+            if (!storeRaw(sql, raw)) {
+                return BlockWriteResult.unchanged();
+            }
+            BlockWriteResult result = writeBlock(sql, block);
+            if (!result.alreadyStored() && (pox.v1() != null || pox.v2() != null || pox.v3() != null)) {
+                sql.update(WriteSql.SET_POX_UNLOCK_HEIGHTS, pox.v1(), pox.v2(), pox.v3());
+            }
+            return result;
+        });
+    }
+
+    /**
+     * Writes microblock transactions as unanchored rows on top of their parent block. Microblocks an
+     * anchor block already confirmed are ignored; microblocks whose parent block is not stored yet
+     * are kept (raw) and derived when it arrives (see {@link #deferredMicroblocks}).
+     *
+     * @return the number of unanchored transactions written
+     */
+    public int writeMicroblocks(NewMicroblocks micro, RawPayload raw) {
+        return inTransaction(sql -> {
+            if (!storeRaw(sql, raw)) {
+                return 0;
+            }
+            BlockRef parent = findBlock(sql, micro.parentIndexBlockHash());
+            if (parent == null) {
+                if (raw != null) {
+                    sql.update(WriteSql.SET_DEFERRED, micro.parentIndexBlockHash(), rawId(sql, raw));
+                }
+                return 0;
+            }
+            if (raw != null && raw.storedId() != null) {
+                sql.update(WriteSql.SET_DEFERRED, null, raw.storedId());
+            }
+            List<Object[]> tip = sql.query(WriteSql.TIP, rs -> new Object[]{rs.getObject(1), rs.getString(2)});
+            boolean onTip = parent.indexBlockHash().equals(tip.get(0)[1]);
+            Map<String, Long> principalDeltas = new HashMap<>();
+            Map<String, Long> logDeltas = new HashMap<>();
+            int written = 0;
+            String lastHash = null;
+            int lastSequence = -1;
+            boolean mempoolChanged = false;
+            for (NewTransaction tx : micro.transactions()) {
+                if (sql.exists(WriteSql.MICROBLOCK_CONFIRMED, tx.microblockHash())
+                        || sql.exists(WriteSql.TX_ROW_EXISTS, tx.txId(), tx.microblockHash())) {
+                    continue;
+                }
+                Placement at = new Placement(tx.microblockHash(), "0x", parent.height() + 1, micro.receiptTime(), -1,
+                        -1, micro.parentBurnBlockTime(), parent.blockHash(), parent.indexBlockHash(), true,
+                        true, onTip);
+                insertTransaction(sql, at, tx, principalDeltas, logDeltas);
+                written++;
+                if (onTip) {
+                    mempoolChanged |= removeFromMempool(sql, tx.txId(), null);
+                    if (tx.microblockSequence() > lastSequence) {
+                        lastSequence = tx.microblockSequence();
+                        lastHash = tx.microblockHash();
+                    }
+                }
+            }
+            sql.executeAllBatches();
+            addCounts(sql, WriteSql.ADD_PRINCIPAL_COUNT, WriteSql.INSERT_PRINCIPAL_COUNT, principalDeltas);
+            addCounts(sql, WriteSql.ADD_CONTRACT_LOG_COUNT, WriteSql.INSERT_CONTRACT_LOG_COUNT, logDeltas);
+            if (lastHash != null) {
+                sql.update(WriteSql.SET_TIP_MICROBLOCK, lastHash, lastSequence, parent.indexBlockHash(), lastSequence);
+            }
+            if (mempoolChanged) {
+                sql.update(WriteSql.BUMP_MEMPOOL_VERSION);
+            }
+            return written;
+        });
+    }
+
+    /** Adds mempool transactions the node reported, with the raw payload, in one database transaction. */
+    public int addMempoolTransactions(List<NewMempoolTransaction> txs, RawPayload raw) {
+        return inTransaction(sql -> storeRaw(sql, raw) ? addMempool(sql, txs) : 0);
+    }
+
+    /** Drops mempool transactions the node reported, with the raw payload, in one database transaction. */
+    public int dropMempoolTransactions(Collection<String> txIds, String droppedStatus, RawPayload raw) {
+        return inTransaction(sql -> storeRaw(sql, raw) ? dropMempool(sql, txIds, droppedStatus) : 0);
+    }
+
+    /** Keeps a payload nothing is derived from (burn blocks, attachments, …); false when seen before. */
+    public boolean storePayload(RawPayload raw) {
+        return inTransaction(sql -> storeRaw(sql, raw));
+    }
+
+    /** Microblock payloads kept until their parent block {@code indexBlockHash} arrived, in arrival order. */
+    public List<StoredPayload> deferredMicroblocks(String indexBlockHash) {
+        return inTransaction(sql -> sql.query(WriteSql.DEFERRED_OF, ChainWriter::storedPayload, indexBlockHash));
+    }
+
+    /** Stored payloads after {@code afterId}, in arrival order, a page at a time. */
+    public List<StoredPayload> storedPayloads(long afterId) {
+        return inTransaction(sql -> sql.query(WriteSql.NODE_EVENTS_AFTER, ChainWriter::storedPayload, afterId));
+    }
+
+    public long countStoredPayloads() {
+        return inTransaction(sql -> sql.query(WriteSql.COUNT_NODE_EVENTS, rs -> rs.getLong(1)).get(0));
+    }
+
+    /** Empties every derived table (before a rebuild from the stored payloads). */
+    public void clearDerived() {
+        inTransaction(sql -> {
+            for (String statement : WriteSql.CLEAR_DERIVED) {
+                sql.update(statement);
+            }
+            return null;
+        });
     }
 
     /** Adds transactions the node reported entering its mempool; known ones are ignored. */
     public int addMempoolTransactions(List<NewMempoolTransaction> txs) {
-        return inTransaction(sql -> {
-            int added = 0;
-            for (NewMempoolTransaction tx : txs) {
-                if (addMempoolTransaction(sql, tx)) {
-                    added++;
-                }
-            }
-            if (added > 0) {
-                sql.update(WriteSql.BUMP_MEMPOOL_VERSION);
-            }
-            sql.executeAllBatches();
-            return added;
-        });
+        return inTransaction(sql -> addMempool(sql, txs));
     }
 
     /**
@@ -64,18 +173,7 @@ public class ChainWriter {
      * {@code dropped_replace_by_fee}. Unknown or no longer pending ids are ignored.
      */
     public int dropMempoolTransactions(Collection<String> txIds, String droppedStatus) {
-        return inTransaction(sql -> {
-            int dropped = 0;
-            for (String txId : txIds) {
-                if (removeFromMempool(sql, txId, droppedStatus)) {
-                    dropped++;
-                }
-            }
-            if (dropped > 0) {
-                sql.update(WriteSql.BUMP_MEMPOOL_VERSION);
-            }
-            return dropped;
-        });
+        return inTransaction(sql -> dropMempool(sql, txIds, droppedStatus));
     }
 
     /** Whether any block has been written (the demo chain is only generated into an empty database). */
@@ -90,9 +188,64 @@ public class ChainWriter {
 
     // ------------------------------------------------------------------------------------------
 
+    private int addMempool(Statements sql, List<NewMempoolTransaction> txs) throws SQLException {
+        int added = 0;
+        for (NewMempoolTransaction tx : txs) {
+            if (addMempoolTransaction(sql, tx)) {
+                added++;
+            }
+        }
+        if (added > 0) {
+            sql.update(WriteSql.BUMP_MEMPOOL_VERSION);
+        }
+        sql.executeAllBatches();
+        return added;
+    }
+
+    private int dropMempool(Statements sql, Collection<String> txIds, String droppedStatus) throws SQLException {
+        int dropped = 0;
+        for (String txId : txIds) {
+            if (removeFromMempool(sql, txId, droppedStatus)) {
+                dropped++;
+            }
+        }
+        if (dropped > 0) {
+            sql.update(WriteSql.BUMP_MEMPOOL_VERSION);
+        }
+        return dropped;
+    }
+
+    /** Stores a new raw payload; false when the same payload was stored before (nothing to derive). */
+    private static boolean storeRaw(Statements sql, RawPayload raw) throws SQLException {
+        if (raw == null || raw.storedId() != null) {
+            return true;
+        }
+        String hash = raw.payloadHash();
+        if (sql.exists(WriteSql.NODE_EVENT_EXISTS, hash)) {
+            return false;
+        }
+        sql.update(WriteSql.INSERT_NODE_EVENT, raw.receivedAt(), raw.path(), hash, raw.body());
+        return true;
+    }
+
+    private static long rawId(Statements sql, RawPayload raw) throws SQLException {
+        return raw.storedId() != null ? raw.storedId()
+                : sql.query(WriteSql.NODE_EVENT_ID, rs -> rs.getLong(1), raw.payloadHash()).get(0);
+    }
+
+    private static StoredPayload storedPayload(java.sql.ResultSet rs) throws SQLException {
+        return new StoredPayload(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getLong(4));
+    }
+
     private BlockWriteResult writeBlock(Statements sql, NewBlock block) throws SQLException {
         if (findBlock(sql, block.indexBlockHash()) != null) {
             return BlockWriteResult.unchanged();
+        }
+        List<Long> tipHeight = sql.query(WriteSql.TIP, rs -> (Long) rs.getObject(1, Long.class));
+        if (!tipHeight.isEmpty() && tipHeight.get(0) != null && block.height() <= tipHeight.get(0)) {
+            // A sibling of the tip or a lower block: stored, not canonical, nothing else changes.
+            insertBlock(sql, block, false);
+            return new BlockWriteResult(false, List.of(), List.of());
         }
         // Walk back from the parent through non-canonical ancestors to the fork point.
         List<String> restored = new ArrayList<>();
@@ -108,9 +261,11 @@ public class ChainWriter {
         }
         List<String> orphaned = sql.query(WriteSql.CANONICAL_BLOCKS_ABOVE, rs -> rs.getString(1), forkHeight);
 
-        Set<String> leftChain = new LinkedHashSet<>();
+        Map<String, String> leftChain = new LinkedHashMap<>();
         for (String hash : orphaned) {
-            leftChain.addAll(sql.query(WriteSql.TX_IDS_OF_BLOCK, rs -> rs.getString(1), hash));
+            for (String txId : sql.query(WriteSql.TX_IDS_OF_BLOCK, rs -> rs.getString(1), hash)) {
+                leftChain.putIfAbsent(txId, hash);
+            }
             setCanonical(sql, hash, false);
         }
         Set<String> rejoined = new LinkedHashSet<>();
@@ -119,7 +274,8 @@ public class ChainWriter {
             setCanonical(sql, hash, true);
         }
 
-        insertBlock(sql, block);
+        insertBlock(sql, block, true);
+        settleUnanchored(sql, block);
         for (NewTransaction tx : block.transactions()) {
             rejoined.add(tx.txId());
         }
@@ -129,9 +285,10 @@ public class ChainWriter {
         for (String txId : rejoined) {
             mempoolChanged |= removeFromMempool(sql, txId, null);
         }
-        for (String txId : leftChain) {
+        for (Map.Entry<String, String> left : leftChain.entrySet()) {
+            String txId = left.getKey();
             if (!rejoined.contains(txId) && !sql.exists(WriteSql.CANONICAL_TX_EXISTS, txId)) {
-                mempoolChanged |= returnToMempool(sql, txId);
+                mempoolChanged |= returnToMempool(sql, txId, left.getValue());
             }
         }
         if (mempoolChanged) {
@@ -142,7 +299,74 @@ public class ChainWriter {
         return new BlockWriteResult(false, orphaned, restored);
     }
 
-    private void insertBlock(Statements sql, NewBlock block) throws SQLException {
+    /**
+     * A new canonical anchor block settles the unanchored microblock rows below it: the ones it
+     * confirms are replaced by its own rows, the others become non-canonical microblocks.
+     */
+    private static void settleUnanchored(Statements sql, NewBlock block) throws SQLException {
+        Set<String> confirmed = new HashSet<>();
+        for (NewTransaction tx : block.transactions()) {
+            if (tx.inMicroblock()) {
+                confirmed.add(tx.microblockHash());
+            }
+        }
+        List<Object[]> keys = sql.query(WriteSql.UNANCHORED_KEYS_UP_TO,
+                rs -> new Object[]{rs.getString(1), rs.getBoolean(2)}, block.height());
+        for (Object[] key : keys) {
+            String hash = (String) key[0];
+            boolean counted = (Boolean) key[1];
+            if (counted) {
+                uncount(sql, hash);
+            }
+            if (confirmed.contains(hash)) {
+                for (String statement : List.of(WriteSql.DELETE_EVENTS_OF, WriteSql.DELETE_PRINCIPAL_TXS_OF,
+                        WriteSql.DELETE_CONTRACTS_OF, WriteSql.DELETE_TXS_OF)) {
+                    sql.update(statement, hash);
+                }
+            } else if (counted) {
+                for (String statement : List.of(WriteSql.SET_TXS_MICROBLOCK_CANONICAL,
+                        WriteSql.SET_EVENTS_MICROBLOCK_CANONICAL, WriteSql.SET_PRINCIPAL_TXS_MICROBLOCK_CANONICAL,
+                        WriteSql.SET_CONTRACTS_MICROBLOCK_CANONICAL)) {
+                    sql.update(statement, false, hash);
+                }
+            }
+        }
+    }
+
+    /** Subtracts what the counters count of one block's (or microblock stream's) rows. */
+    private static void uncount(Statements sql, String indexBlockHash) throws SQLException {
+        Map<String, Long> principalDeltas = new HashMap<>();
+        for (Object[] row : sql.query(WriteSql.COUNTED_PRINCIPALS_OF_BLOCK,
+                rs -> new Object[]{rs.getString(1), rs.getLong(2)}, indexBlockHash)) {
+            principalDeltas.put((String) row[0], -(Long) row[1]);
+        }
+        Map<String, Long> logDeltas = new HashMap<>();
+        for (Object[] row : sql.query(WriteSql.COUNTED_LOGS_OF_BLOCK,
+                rs -> new Object[]{rs.getString(1), rs.getLong(2)}, indexBlockHash)) {
+            logDeltas.put((String) row[0], -(Long) row[1]);
+        }
+        addCounts(sql, WriteSql.ADD_PRINCIPAL_COUNT, WriteSql.INSERT_PRINCIPAL_COUNT, principalDeltas);
+        addCounts(sql, WriteSql.ADD_CONTRACT_LOG_COUNT, WriteSql.INSERT_CONTRACT_LOG_COUNT, logDeltas);
+    }
+
+    /** Where a transaction row goes: an anchored block, or an unanchored microblock on top of one. */
+    private record Placement(String indexBlockHash, String blockHash, long height, long blockTime, long burnBlockTime,
+                             long burnBlockHeight, long parentBurnBlockTime, String parentBlockHash,
+                             String parentIndexBlockHash, boolean unanchored, boolean canonical,
+                             boolean microblockCanonical) {
+
+        static Placement of(NewBlock block, boolean canonical) {
+            return new Placement(block.indexBlockHash(), block.blockHash(), block.height(), block.blockTime(),
+                    block.burnBlockTime(), block.burnBlockHeight(), block.parentBurnBlockTime(),
+                    block.parentBlockHash(), block.parentIndexBlockHash(), false, canonical, true);
+        }
+
+        boolean counted() {
+            return canonical && microblockCanonical;
+        }
+    }
+
+    private void insertBlock(Statements sql, NewBlock block, boolean canonical) throws SQLException {
         ExecutionCost total = ExecutionCost.ZERO;
         for (NewTransaction tx : block.transactions()) {
             total = total.plus(tx.cost());
@@ -151,54 +375,60 @@ public class ChainWriter {
                 block.parentBlockHash(), block.parentIndexBlockHash(), block.parentMicroblockHash(),
                 block.parentMicroblockSequence(), block.blockTime(), block.burnBlockTime(), block.burnBlockHash(),
                 block.burnBlockHeight(), block.minerTxid(), block.transactions().size(), total.readCount(),
-                total.readLength(), total.runtime(), total.writeCount(), total.writeLength());
+                total.readLength(), total.runtime(), total.writeCount(), total.writeLength(), canonical);
 
         Map<String, Long> principalDeltas = new HashMap<>();
         Map<String, Long> logDeltas = new HashMap<>();
+        Placement at = Placement.of(block, canonical);
         for (NewTransaction tx : block.transactions()) {
-            insertTransaction(sql, block, tx, principalDeltas, logDeltas);
+            insertTransaction(sql, at, tx, principalDeltas, logDeltas);
         }
         sql.executeAllBatches();
         addCounts(sql, WriteSql.ADD_PRINCIPAL_COUNT, WriteSql.INSERT_PRINCIPAL_COUNT, principalDeltas);
         addCounts(sql, WriteSql.ADD_CONTRACT_LOG_COUNT, WriteSql.INSERT_CONTRACT_LOG_COUNT, logDeltas);
     }
 
-    private void insertTransaction(Statements sql, NewBlock block, NewTransaction tx,
+    private void insertTransaction(Statements sql, Placement at, NewTransaction tx,
                                    Map<String, Long> principalDeltas, Map<String, Long> logDeltas)
             throws SQLException {
         TxFacts facts = decoder.decode(tx.rawTx());
         String microblockHash = tx.inMicroblock() ? tx.microblockHash() : "0x";
         int microblockSequence = tx.inMicroblock() ? tx.microblockSequence() : NewTransaction.ANCHOR_BLOCK_SEQUENCE;
         ExecutionCost cost = tx.cost();
-        sql.addBatch(WriteSql.INSERT_TX, tx.txId(), block.indexBlockHash(), block.blockHash(), block.height(),
-                block.blockTime(), block.burnBlockTime(), block.burnBlockHeight(), block.parentBurnBlockTime(),
-                block.parentBlockHash(), block.parentIndexBlockHash(), tx.txIndex(), microblockHash,
-                microblockSequence, facts.txType(), tx.status().apiName(), facts.nonce(), facts.fee(),
+        sql.addBatch(WriteSql.INSERT_TX, tx.txId(), at.indexBlockHash(), at.blockHash(), at.height(),
+                at.blockTime(), at.burnBlockTime(), at.burnBlockHeight(), at.parentBurnBlockTime(),
+                at.parentBlockHash(), at.parentIndexBlockHash(), tx.txIndex(), microblockHash,
+                microblockSequence, at.unanchored(), at.canonical(), at.microblockCanonical(), facts.txType(),
+                tx.status().apiName(), facts.nonce(), facts.fee(),
                 facts.senderAddress(), facts.sponsored(), facts.sponsorAddress(), facts.sponsorNonce(),
                 facts.contractId(), tx.rawTx(), tx.rawResult(), tx.events().size(), cost.readCount(),
                 cost.readLength(), cost.runtime(), cost.writeCount(), cost.writeLength());
 
         int eventIndex = 0;
         for (NewEvent event : tx.events()) {
-            insertEvent(sql, block, tx, microblockSequence, eventIndex++, event);
-            if (event instanceof NewEvent.ContractLog log) {
+            insertEvent(sql, at, tx, microblockSequence, eventIndex++, event);
+            if (event instanceof NewEvent.ContractLog log && at.counted()) {
                 logDeltas.merge(log.contractId(), 1L, Long::sum);
             }
         }
         for (PrincipalActivity a : PrincipalActivity.derive(facts, tx.events())) {
-            sql.addBatch(WriteSql.INSERT_PRINCIPAL_TX, a.principal(), tx.txId(), block.indexBlockHash(),
-                    block.height(), microblockSequence, tx.txIndex(), a.stxSent(), a.stxReceived(),
+            sql.addBatch(WriteSql.INSERT_PRINCIPAL_TX, a.principal(), tx.txId(), at.indexBlockHash(),
+                    at.height(), microblockSequence, tx.txIndex(), at.canonical(), at.microblockCanonical(),
+                    a.stxSent(), a.stxReceived(),
                     a.stxTransfer(), a.stxMint(), a.stxBurn(), a.ftTransfer(), a.ftMint(), a.ftBurn(),
                     a.nftTransfer(), a.nftMint(), a.nftBurn());
-            principalDeltas.merge(a.principal(), 1L, Long::sum);
+            if (at.counted()) {
+                principalDeltas.merge(a.principal(), 1L, Long::sum);
+            }
         }
         if ("smart_contract".equals(facts.txType())) {
-            sql.addBatch(WriteSql.INSERT_SMART_CONTRACT, facts.contractId(), tx.txId(), block.indexBlockHash(),
-                    block.height(), microblockSequence, tx.txIndex(), tx.status().apiName(), tx.contractAbi());
+            sql.addBatch(WriteSql.INSERT_SMART_CONTRACT, facts.contractId(), tx.txId(), at.indexBlockHash(),
+                    at.height(), microblockSequence, tx.txIndex(), at.canonical(), at.microblockCanonical(),
+                    tx.status().apiName(), tx.contractAbi());
         }
     }
 
-    private static void insertEvent(Statements sql, NewBlock block, NewTransaction tx, int microblockSequence,
+    private static void insertEvent(Statements sql, Placement at, NewTransaction tx, int microblockSequence,
                                     int eventIndex, NewEvent event) throws SQLException {
         String contractId = null;
         String topic = null;
@@ -239,8 +469,9 @@ public class ChainWriter {
             unlockHeight = lock.unlockHeight();
             lockedAddress = lock.lockedAddress();
         }
-        sql.addBatch(WriteSql.INSERT_EVENT, tx.txId(), block.indexBlockHash(), eventIndex, event.eventType(),
-                block.height(), microblockSequence, tx.txIndex(), contractId, topic, valueHex, action, assetId,
+        sql.addBatch(WriteSql.INSERT_EVENT, tx.txId(), at.indexBlockHash(), eventIndex, event.eventType(),
+                at.height(), microblockSequence, tx.txIndex(), at.canonical(), at.microblockCanonical(),
+                at.unanchored(), contractId, topic, valueHex, action, assetId,
                 sender, recipient, amount, memo, lockedAmount, unlockHeight, lockedAddress);
     }
 
@@ -335,11 +566,29 @@ public class ChainWriter {
         return true;
     }
 
-    /** A transaction only an orphaned branch had mined is pending again, if the mempool knew it. */
-    private boolean returnToMempool(Statements sql, String txId) throws SQLException {
+    /**
+     * A transaction only an orphaned branch had mined is pending again. As the peer does, a
+     * transaction the mempool never saw (e.g. the orphaned block's coinbase) enters it, received at
+     * the orphaned block's time.
+     */
+    private boolean returnToMempool(Statements sql, String txId, String orphanedBlock) throws SQLException {
         List<Object[]> rows = sql.query(WriteSql.MEMPOOL_TX,
                 rs -> new Object[]{rs.getString(1), rs.getLong(2), rs.getBoolean(3)}, txId);
-        if (rows.isEmpty() || !(Boolean) rows.get(0)[2]) {
+        if (rows.isEmpty()) {
+            List<Object[]> mined = sql.query(WriteSql.TX_IN_BLOCK,
+                    rs -> new Object[]{rs.getString(1), rs.getLong(2)}, txId, orphanedBlock);
+            if (mined.isEmpty()) {
+                return false;
+            }
+            String rawTx = (String) mined.get(0)[0];
+            long receiptTime = (Long) mined.get(0)[1];
+            TxFacts facts = decoder.decode(rawTx);
+            sql.update(WriteSql.INSERT_MEMPOOL_TX, txId, rawTx, receiptTime, facts.txType(), facts.nonce(),
+                    facts.fee(), facts.senderAddress(), facts.sponsorAddress(), facts.contractId());
+            addMempoolPrincipals(sql, txId, receiptTime, facts);
+            return true;
+        }
+        if (!(Boolean) rows.get(0)[2]) {
             return false;
         }
         sql.update(WriteSql.SET_MEMPOOL_STATE, false, "pending", txId);
@@ -349,12 +598,14 @@ public class ChainWriter {
 
     // ------------------------------------------------------------------------------------------
 
-    private record BlockRef(String indexBlockHash, String parentIndexBlockHash, long height, boolean canonical) {
+    private record BlockRef(String indexBlockHash, String parentIndexBlockHash, long height, boolean canonical,
+                            String blockHash, long blockTime) {
     }
 
     private static BlockRef findBlock(Statements sql, String indexBlockHash) throws SQLException {
         List<BlockRef> rows = sql.query(WriteSql.BLOCK_BY_INDEX_HASH,
-                rs -> new BlockRef(rs.getString(1), rs.getString(2), rs.getLong(3), rs.getBoolean(4)),
+                rs -> new BlockRef(rs.getString(1), rs.getString(2), rs.getLong(3), rs.getBoolean(4),
+                        rs.getString(5), rs.getLong(6)),
                 indexBlockHash);
         return rows.isEmpty() ? null : rows.get(0);
     }

@@ -1,5 +1,7 @@
 package io.stacksexplorer.write;
 
+import java.util.List;
+
 /**
  * Every statement of the write path, in one place. Portable SQL only: the same text runs on H2 and
  * PostgreSQL (counters are upserted as UPDATE-then-INSERT instead of a vendor upsert; there is one
@@ -13,7 +15,7 @@ final class WriteSql {
     // --- blocks -------------------------------------------------------------------------------
 
     static final String BLOCK_BY_INDEX_HASH = """
-            SELECT index_block_hash, parent_index_block_hash, block_height, canonical
+            SELECT index_block_hash, parent_index_block_hash, block_height, canonical, block_hash, block_time
             FROM blocks WHERE index_block_hash = ?""";
 
     static final String ANY_BLOCK = "SELECT 1 FROM blocks FETCH FIRST 1 ROWS ONLY";
@@ -27,7 +29,7 @@ final class WriteSql {
                 burn_block_time, burn_block_hash, burn_block_height, miner_txid, tx_count,
                 execution_cost_read_count, execution_cost_read_length, execution_cost_runtime,
                 execution_cost_write_count, execution_cost_write_length, canonical)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, TRUE)""";
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""";
 
     // --- transactions and what hangs from them --------------------------------------------------
 
@@ -39,7 +41,7 @@ final class WriteSql {
                 contract_id, raw_tx, raw_result, event_count, execution_cost_read_count,
                 execution_cost_read_length, execution_cost_runtime, execution_cost_write_count,
                 execution_cost_write_length)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, FALSE, TRUE, TRUE, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
                 ?, ?, ?, ?, ?)""";
 
     static final String INSERT_EVENT = """
@@ -47,18 +49,18 @@ final class WriteSql {
                 microblock_sequence, tx_index, canonical, microblock_canonical, is_unanchored, contract_id, topic,
                 value_hex, asset_event_type, asset_id, sender, recipient, amount, memo, locked_amount,
                 unlock_height, locked_address)
-            VALUES (?, ?, ?, ?, ?, ?, ?, TRUE, TRUE, FALSE, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""";
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""";
 
     static final String INSERT_PRINCIPAL_TX = """
             INSERT INTO principal_txs (principal, tx_id, index_block_hash, block_height, microblock_sequence,
                 tx_index, canonical, microblock_canonical, stx_sent, stx_received, stx_transfer, stx_mint,
                 stx_burn, ft_transfer, ft_mint, ft_burn, nft_transfer, nft_mint, nft_burn)
-            VALUES (?, ?, ?, ?, ?, ?, TRUE, TRUE, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""";
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""";
 
     static final String INSERT_SMART_CONTRACT = """
             INSERT INTO smart_contracts (contract_id, tx_id, index_block_hash, block_height, microblock_sequence,
                 tx_index, canonical, microblock_canonical, tx_status, abi)
-            VALUES (?, ?, ?, ?, ?, ?, TRUE, TRUE, ?, ?)""";
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""";
 
     // --- reorgs: flip everything hanging from one block -----------------------------------------
 
@@ -131,4 +133,75 @@ final class WriteSql {
                 pox_v2_unlock_height = COALESCE(?, pox_v2_unlock_height),
                 pox_v3_unlock_height = COALESCE(?, pox_v3_unlock_height)
             WHERE id = 1""";
+
+    static final String TIP = "SELECT block_height, index_block_hash FROM chain_state WHERE id = 1";
+
+    static final String SET_TIP_MICROBLOCK = """
+            UPDATE chain_state SET microblock_hash = ?, microblock_sequence = ?
+            WHERE id = 1 AND index_block_hash = ? AND (microblock_sequence IS NULL OR microblock_sequence < ?)""";
+
+    // --- orphaned transactions back to the mempool ----------------------------------------------
+
+    static final String TX_IN_BLOCK = "SELECT raw_tx, block_time FROM txs WHERE tx_id = ? AND index_block_hash = ?";
+
+    // --- microblocks --------------------------------------------------------------------------
+
+    /** Whether an anchor block (any fork) confirmed this microblock. */
+    static final String MICROBLOCK_CONFIRMED =
+            "SELECT 1 FROM txs WHERE microblock_hash = ? AND is_unanchored = FALSE FETCH FIRST 1 ROWS ONLY";
+
+    static final String TX_ROW_EXISTS = "SELECT 1 FROM txs WHERE tx_id = ? AND index_block_hash = ?";
+
+    /** Unanchored streams (keyed by microblock hash) an anchor block at this height settles. */
+    static final String UNANCHORED_KEYS_UP_TO = """
+            SELECT DISTINCT index_block_hash, microblock_canonical FROM txs
+            WHERE is_unanchored = TRUE AND block_height <= ?""";
+
+    static final String COUNTED_PRINCIPALS_OF_BLOCK = """
+            SELECT principal, COUNT(*) FROM principal_txs
+            WHERE index_block_hash = ? AND canonical = TRUE AND microblock_canonical = TRUE GROUP BY principal""";
+
+    static final String COUNTED_LOGS_OF_BLOCK = """
+            SELECT contract_id, COUNT(*) FROM tx_events
+            WHERE index_block_hash = ? AND canonical = TRUE AND microblock_canonical = TRUE
+              AND event_type = 'smart_contract_log' GROUP BY contract_id""";
+
+    static final String SET_TXS_MICROBLOCK_CANONICAL = "UPDATE txs SET microblock_canonical = ? WHERE index_block_hash = ?";
+    static final String SET_EVENTS_MICROBLOCK_CANONICAL =
+            "UPDATE tx_events SET microblock_canonical = ? WHERE index_block_hash = ?";
+    static final String SET_PRINCIPAL_TXS_MICROBLOCK_CANONICAL =
+            "UPDATE principal_txs SET microblock_canonical = ? WHERE index_block_hash = ?";
+    static final String SET_CONTRACTS_MICROBLOCK_CANONICAL =
+            "UPDATE smart_contracts SET microblock_canonical = ? WHERE index_block_hash = ?";
+
+    static final String DELETE_TXS_OF = "DELETE FROM txs WHERE index_block_hash = ?";
+    static final String DELETE_EVENTS_OF = "DELETE FROM tx_events WHERE index_block_hash = ?";
+    static final String DELETE_PRINCIPAL_TXS_OF = "DELETE FROM principal_txs WHERE index_block_hash = ?";
+    static final String DELETE_CONTRACTS_OF = "DELETE FROM smart_contracts WHERE index_block_hash = ?";
+
+    // --- raw payloads -------------------------------------------------------------------------
+
+    static final String NODE_EVENT_EXISTS = "SELECT 1 FROM node_events WHERE payload_hash = ?";
+    static final String INSERT_NODE_EVENT = """
+            INSERT INTO node_events (received_at, event_path, payload_hash, payload) VALUES (?, ?, ?, ?)""";
+    static final String NODE_EVENT_ID = "SELECT id FROM node_events WHERE payload_hash = ?";
+    static final String SET_DEFERRED = "UPDATE node_events SET deferred_parent = ? WHERE id = ?";
+    static final String DEFERRED_OF = """
+            SELECT id, event_path, payload, received_at FROM node_events WHERE deferred_parent = ? ORDER BY id""";
+    static final String NODE_EVENTS_AFTER = """
+            SELECT id, event_path, payload, received_at FROM node_events WHERE id > ? ORDER BY id
+            FETCH FIRST 200 ROWS ONLY""";
+    static final String COUNT_NODE_EVENTS = "SELECT COUNT(*) FROM node_events";
+
+    /** Everything derived, emptied before a rebuild (node_events stays). */
+    static final List<String> CLEAR_DERIVED = List.of(
+            "DELETE FROM tx_events", "DELETE FROM principal_txs", "DELETE FROM smart_contracts", "DELETE FROM txs",
+            "DELETE FROM blocks", "DELETE FROM principal_stats", "DELETE FROM contract_log_stats",
+            "DELETE FROM mempool_principals", "DELETE FROM mempool_principal_stats", "DELETE FROM mempool_txs",
+            "UPDATE node_events SET deferred_parent = NULL",
+            """
+            UPDATE chain_state SET block_height = NULL, block_hash = NULL, index_block_hash = NULL,
+                burn_block_height = NULL, microblock_hash = NULL, microblock_sequence = NULL,
+                pox_v1_unlock_height = NULL, pox_v2_unlock_height = NULL, pox_v3_unlock_height = NULL,
+                mempool_version = mempool_version + 1 WHERE id = 1""");
 }

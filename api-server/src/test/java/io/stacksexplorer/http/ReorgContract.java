@@ -17,9 +17,11 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * A fork written through the write path changes the answers: the orphaned block and its
- * transactions disappear, a transaction only it had mined returns to the mempool, counters follow,
- * and switching back restores everything. Replaying a stored block changes nothing.
+ * A fork written through the write path changes the answers: a sibling of the tip changes
+ * nothing until its fork becomes the longer one; then the orphaned block and its transactions
+ * disappear, a transaction only it had mined returns to the mempool, counters follow, and
+ * switching back (the old fork growing longer again) restores everything. Replaying a stored
+ * block changes nothing.
  */
 abstract class ReorgContract {
 
@@ -27,9 +29,10 @@ abstract class ReorgContract {
 
     @Test
     void forkAndSwitchBack() {
-        List<NewBlock> chain = DemoChain.generate(DemoChain.DEFAULT_SEED).blocks().subList(0, 21);
+        List<NewBlock> chain = DemoChain.generate(DemoChain.DEFAULT_SEED).blocks().subList(0, 22);
         NewBlock b20 = chain.get(19);
         NewBlock b21 = chain.get(20);
+        NewBlock b22 = chain.get(21);
         // The transaction only the original block 20 mines: the last one, not the coinbase.
         NewTransaction onlyInOriginal = b20.transactions().get(b20.transactions().size() - 1);
         String sender = StacksTransaction.decodeHex(onlyInOriginal.rawTx()).senderAddress().toString();
@@ -49,9 +52,16 @@ abstract class ReorgContract {
             long historyBefore = total(api, sender);
             assertEquals(0, mempoolTotal(api, sender), "mined, so no longer pending");
 
-            // Fork: 20' and 21' replace 20.
-            assertTrue(api.writer().writeBlock(fork20).orphaned().contains(b20.indexBlockHash()));
-            api.writer().writeBlock(fork21);
+            // A sibling of the tip is stored but changes nothing.
+            BlockWriteResult sibling = api.writer().writeBlock(fork20);
+            assertFalse(sibling.alreadyStored() || sibling.reorg());
+            assertEquals(b20.blockHash(), api.get("/extended/v2/blocks/20").body().get("hash").asText());
+            assertProblem(api.get("/extended/v2/blocks/" + fork20.blockHash()), 404, null);
+
+            // Its child makes the fork the longer one: 20' and 21' replace 20.
+            BlockWriteResult fork = api.writer().writeBlock(fork21);
+            assertEquals(List.of(b20.indexBlockHash()), fork.orphaned());
+            assertEquals(List.of(fork20.indexBlockHash()), fork.restored());
             assertEquals(fork20.blockHash(), api.get("/extended/v2/blocks/20").body().get("hash").asText());
             assertEquals(fork21.blockHash(), api.get("/extended/v2/blocks/latest").body().get("hash").asText());
             assertProblem(api.get("/extended/v2/blocks/" + b20.blockHash()), 404, null);
@@ -62,22 +72,25 @@ abstract class ReorgContract {
             assertEquals(historyBefore - 1, total(api, sender));
             assertEquals(1, mempoolTotal(api, sender));
             assertEquals(21, api.get("/extended").body().at("/chain_tip/block_height").asLong());
+            assertEquals(fork21.blockHash(), api.get("/extended").body().at("/chain_tip/block_hash").asText());
 
-            // Switch back: the original block 21 builds on the original 20.
-            BlockWriteResult back = api.writer().writeBlock(b21);
-            assertTrue(back.restored().contains(b20.indexBlockHash()));
+            // Switch back: the original 21 is only a sibling of 21'; the original 22 makes its fork longer.
+            assertFalse(api.writer().writeBlock(b21).reorg());
+            assertEquals(fork21.blockHash(), api.get("/extended/v2/blocks/latest").body().get("hash").asText());
+            BlockWriteResult back = api.writer().writeBlock(b22);
+            assertTrue(back.restored().containsAll(List.of(b20.indexBlockHash(), b21.indexBlockHash())));
             assertTrue(back.orphaned().containsAll(List.of(fork20.indexBlockHash(), fork21.indexBlockHash())));
             assertEquals(b20.blockHash(), api.get("/extended/v2/blocks/20").body().get("hash").asText());
             assertProblem(api.get("/extended/v2/blocks/" + fork21.indexBlockHash()), 404, null);
             assertEquals(b20.blockHash(), lookup(api, onlyInOriginal.txId()).at("/result/block_hash").asText());
-            assertEquals(historyBefore + countInvolving(b21, sender), total(api, sender));
+            assertEquals(historyBefore + countInvolving(b21, sender) + countInvolving(b22, sender), total(api, sender));
             assertEquals(0, mempoolTotal(api, sender));
 
             // Replays are acknowledged and ignored.
             assertTrue(api.writer().writeBlock(fork20).alreadyStored());
             assertTrue(api.writer().writeBlock(b20).alreadyStored());
-            assertEquals(b21.blockHash(), api.get("/extended/v2/blocks/latest").body().get("hash").asText());
-            assertEquals(historyBefore + countInvolving(b21, sender), total(api, sender));
+            assertEquals(b22.blockHash(), api.get("/extended/v2/blocks/latest").body().get("hash").asText());
+            assertEquals(historyBefore + countInvolving(b21, sender) + countInvolving(b22, sender), total(api, sender));
         }
     }
 

@@ -1,0 +1,18 @@
+package io.stacksexplorer.ingest;
+
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+
+/** The same on PostgreSQL; runs with {@code -Dpg.tests=true}. */
+class NodeEventsIngestPostgresTest extends NodeEventsIngestContract {
+
+    @BeforeAll
+    static void onlyWhenAsked() {
+        Assumptions.assumeTrue(IngestServer.postgresEnabled(), "PostgreSQL tests run with -Dpg.tests=true");
+    }
+
+    @Override
+    IngestServer.Database database() {
+        return IngestServer.Database.POSTGRES;
+    }
+}

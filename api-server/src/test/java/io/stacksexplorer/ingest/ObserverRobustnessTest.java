@@ -1,0 +1,72 @@
+package io.stacksexplorer.ingest;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.stacksexplorer.ingest.IngestServer.Answer;
+import io.stacksexplorer.ingest.IngestServer.Database;
+import io.stacksexplorer.write.ChainWriter;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Path;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The event observer towards the node: errors, repeats, the other paths, isolation, replay and rebuild. */
+class ObserverRobustnessTest {
+
+    private static final List<String> PROBES = List.of("/extended", "/extended/v2/blocks/latest",
+            "/extended/v2/blocks/30", "/extended/v2/addresses/SP3HXJJMJQ06GNAZ8XWDN1QM48JEDC6PP6W3YZPZJ/transactions",
+            "/extended/v1/address/SP3S9C931DEC0NZWEQBPCW6HGMN8T0TJHED5YDG5S/mempool",
+            "/extended/v1/tx/multiple?tx_id=0x4ad2f9ef1e0d0cbd368a762074ab42bdbf908cd6f614e83f4ebb1ee6a6622f3e",
+            "/extended/v1/contract/SP1K1A1PMGW2ZJCNF46NWZWHG8TS1D23EGH1KNK60.badges/events");
+
+    @Test
+    void badPayloadsAre400AndWriteNothingOtherPathsAre200() {
+        try (IngestServer server = IngestServer.start(Database.H2, "0x00000001")) {
+            ChainWriter writer = server.context().getBean(ChainWriter.class);
+            Answer broken = server.postToObserver("/new_block", "{\"block_hash\": ");
+            assertEquals(400, broken.status());
+            assertTrue(broken.body().get("error").asText().contains("malformed JSON"), broken.raw());
+            Answer badTx = server.postToObserver("/new_mempool_tx", "[\"0x00ff\"]");
+            assertEquals(400, badTx.status(), badTx.raw());
+            Answer missing = server.postToObserver("/new_block", "{\"block_height\": 1}");
+            assertEquals(400, missing.status(), missing.raw());
+            assertEquals(0, writer.countStoredPayloads(), "nothing half-written");
+            assertTrue(!writer.hasBlocks());
+
+            for (String path : List.of("/attachments/new", "/stackerdb_chunks", "/proposal_response", "/new_burn_block")) {
+                assertEquals(200, server.postToObserver(path, "{}").status(), path);
+            }
+            assertEquals(200, server.postToObserver("/stackerdb_chunks", "{}").status(), "a repeat is acknowledged");
+            assertEquals(4, writer.countStoredPayloads(), "kept once each");
+
+            // The public port does not serve the observer's paths, and vice versa.
+            Answer onPublic = server.post(server.apiPort(), "/new_block", "{}");
+            assertNotEquals(200, onPublic.status());
+            assertNotEquals(server.apiPort(), server.observerPort());
+        }
+    }
+
+    @Test
+    void replayIsIdempotentAndRebuildReproducesEveryAnswer() throws Exception {
+        var folder = IngestServer.sharedData("stacks-node-events");
+        Assumptions.assumeTrue(folder.isPresent(), "no shared data");
+        Path log = folder.get().resolve("mainnet-reorg-scenario1.tsv");
+        try (IngestServer server = IngestServer.start(Database.H2, "0x00000001")) {
+            TsvReplay.Summary first = TsvReplay.replay(log, server.ingestor(), true, n -> { });
+            assertEquals(50, first.derived().blocks());
+            List<JsonNode> before = PROBES.stream().map(p -> server.get(p).body()).toList();
+
+            TsvReplay.Summary again = TsvReplay.replay(log, server.ingestor(), true, n -> { });
+            assertEquals(0, again.derived().blocks());
+            assertEquals(0, again.derived().transactions());
+            assertEquals(before, PROBES.stream().map(p -> server.get(p).body()).toList(), "rerun changes nothing");
+
+            server.ingestor().rebuild(id -> { });
+            assertEquals(before, PROBES.stream().map(p -> server.get(p).body()).toList(), "rebuild reproduces it");
+        }
+    }
+}

@@ -1,0 +1,246 @@
+package io.stacksexplorer.ingest;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.stacksexplorer.ingest.IngestServer.Answer;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+/**
+ * Compares the peer's recorded answers with ours: every field of a peer 200 body must be in ours
+ * with the same value (we may add fields). Non-200 answers: the status must match (the bodies are
+ * deliberately different: ours are problem details).
+ *
+ * <p>Deliberate differences (see shared/data/peer-answers/README.md and the lead's brief):
+ * <ul>
+ *   <li>{@code server_version}: ours names our server.</li>
+ *   <li>Answers with {@code request_headers} (If-None-Match → 304): ETag values are ours to choose and
+ *       ETag/304 support is not part of ingestion; skipped.</li>
+ *   <li>A lookup where no id is found: the peer answers 200 with {@code {found:false, result:{tx_id}}},
+ *       ours 404 (our spec); a partial miss is {@code {"found": false}} at ours, so {@code result} under
+ *       a miss is not compared.</li>
+ *   <li>{@code block_time}/{@code block_time_iso} of an unanchored (microblock) transaction: the peer
+ *       serves its own wall clock at the time it replayed the log (2026-11-22 in these answers); ours is
+ *       the recorded receipt time of the microblock.</li>
+ *   <li>{@code total} of a page past the end: the peer computes it with COUNT(*) OVER() and so answers 0
+ *       when the page is empty (PEER.md); ours is the real total.</li>
+ *   <li>mocknet: the log mixes mainnet (SP…) transactions with testnet boot contracts (ST…), and we
+ *       validate request addresses for the configured network. The log is replayed twice, on a
+ *       testnet server (the peer's configuration: answers without addresses and with ST addresses)
+ *       and on a mainnet server (answers with SP addresses); a request naming both networks
+ *       (contract status of ST….pox and SP….pox together) is a 400 on either and not compared.</li>
+ * </ul>
+ *
+ * <p>Known, not deliberate differences go to {@link #KNOWN} (reported, not failed); there are none now.
+ */
+final class PeerAnswers {
+
+    private static final Pattern ADDRESS = Pattern.compile("S[PMTN][0-9A-HJKMNP-Z]{25,41}");
+
+    /** Peer answers we still differ from for reasons outside ingestion (file → reason). */
+    static final Map<String, String> KNOWN = Map.of();
+
+    static final class Result {
+        final List<String> known = new ArrayList<>();
+        int matched;
+        int statusMatched;
+        int skippedEtag;
+        int skippedNetwork;
+        int deliberate;
+        final List<String> failures = new ArrayList<>();
+
+        void add(Result other) {
+            matched += other.matched;
+            statusMatched += other.statusMatched;
+            skippedEtag += other.skippedEtag;
+            skippedNetwork += other.skippedNetwork;
+            deliberate += other.deliberate;
+            failures.addAll(other.failures);
+            known.addAll(other.known);
+        }
+
+        @Override
+        public String toString() {
+            return matched + " 200 answers matched, " + statusMatched + " error statuses matched, " + deliberate
+                    + " deliberate differences, " + skippedEtag + " ETag/304 cases skipped, " + failures.size()
+                    + " differing, " + known.size() + " known differences outside ingestion " + known;
+        }
+    }
+
+    private PeerAnswers() {
+    }
+
+    static List<Path> folders(Path root) throws IOException {
+        try (Stream<Path> s = Files.list(root)) {
+            return s.filter(Files::isDirectory).sorted().toList();
+        }
+    }
+
+    /** Chain ids to replay a log with; the first is the peer's own configuration. */
+    static List<String> chainIds(String log) {
+        return log.equals("mocknet") ? List.of("0x80000000", "0x00000001") : List.of("0x00000001");
+    }
+
+    static Result compare(IngestServer server, Path dir, String chainId) throws IOException {
+        Result result = new Result();
+        boolean peerConfig = chainId.equals(chainIds(dir.getFileName().toString()).get(0));
+        List<Path> files;
+        try (Stream<Path> s = Files.list(dir)) {
+            files = s.filter(p -> p.toString().endsWith(".json"))
+                    .sorted(Comparator.comparingInt(p -> Integer.parseInt(p.getFileName().toString().replace(".json", ""))))
+                    .toList();
+        }
+        for (Path file : files) {
+            JsonNode recorded = IngestServer.JSON.readTree(file.toFile());
+            String request = recorded.get("request").asText();
+            String where = dir.getFileName() + "/" + file.getFileName() + " " + request + " [" + chainId + "]";
+            Boolean network = network(request, chainId);
+            if (network == null) {
+                if (peerConfig) {
+                    result.deliberate++; // addresses of both networks: a 400 on either
+                }
+                continue;
+            }
+            if (!network || (!peerConfig && !ADDRESS.matcher(request).find())) {
+                continue; // compared in the other run
+            }
+            if (recorded.has("request_headers")) {
+                result.skippedEtag++;
+                continue;
+            }
+            int status = recorded.get("status").asInt();
+            Answer ours = server.get(request);
+            String key = dir.getFileName() + "/" + file.getFileName();
+            if (KNOWN.containsKey(key) && !(ours.status() == 200 && status == 200
+                    && subsetDiffs(recorded.get("body"), ours.body()).isEmpty())) {
+                result.known.add(key + " (" + KNOWN.get(key) + ")");
+                continue;
+            }
+            if (status != 200) {
+                if (ours.status() == status) {
+                    result.statusMatched++;
+                } else {
+                    result.failures.add(where + ": status " + ours.status() + ", peer " + status);
+                }
+                continue;
+            }
+            JsonNode theirs = recorded.get("body");
+            if (request.startsWith("/extended/v1/tx/multiple") && ours.status() == 404 && allMisses(theirs)) {
+                result.deliberate++;
+                continue;
+            }
+            if (ours.status() != 200) {
+                result.failures.add(where + ": status " + ours.status() + " " + ours.raw());
+                continue;
+            }
+            List<String> diffs = new ArrayList<>();
+            subset(theirs, ours.body(), "", diffs, false);
+            if (diffs.isEmpty()) {
+                result.matched++;
+            } else {
+                result.failures.add(where + ":\n    " + String.join("\n    ", diffs.subList(0, Math.min(8, diffs.size())))
+                        + (diffs.size() > 8 ? "\n    … " + (diffs.size() - 8) + " more" : ""));
+            }
+        }
+        return result;
+    }
+
+    private static List<String> subsetDiffs(JsonNode theirs, JsonNode ours) {
+        List<String> diffs = new ArrayList<>();
+        subset(theirs, ours, "", diffs, false);
+        return diffs;
+    }
+
+    /** True when every address in the request is of the server's network, null when both networks appear. */
+    private static Boolean network(String request, String chainId) {
+        Matcher m = ADDRESS.matcher(request);
+        boolean sawMain = false;
+        boolean sawTest = false;
+        while (m.find()) {
+            String a = m.group();
+            if (a.startsWith("SP") || a.startsWith("SM")) {
+                sawMain = true;
+            } else {
+                sawTest = true;
+            }
+        }
+        if (sawMain && sawTest) {
+            return null;
+        }
+        boolean mainnet = "0x00000001".equals(chainId);
+        return !(sawMain && !mainnet) && !(sawTest && mainnet);
+    }
+
+    private static boolean allMisses(JsonNode body) {
+        for (JsonNode entry : body) {
+            if (entry.path("found").asBoolean()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static void subset(JsonNode theirs, JsonNode ours, String path, List<String> diffs, boolean unanchored) {
+        if (ours == null) {
+            diffs.add(path + ": missing (peer " + abbreviate(theirs) + ")");
+            return;
+        }
+        if (theirs.isObject()) {
+            if (!ours.isObject()) {
+                diffs.add(path + ": peer object, ours " + abbreviate(ours));
+                return;
+            }
+            boolean isUnanchored = unanchored || theirs.path("is_unanchored").asBoolean(false);
+            boolean miss = theirs.has("found") && !theirs.get("found").asBoolean();
+            for (Iterator<Map.Entry<String, JsonNode>> it = theirs.fields(); it.hasNext(); ) {
+                Map.Entry<String, JsonNode> field = it.next();
+                String name = field.getKey();
+                if (path.isEmpty() && name.equals("server_version")) {
+                    continue;
+                }
+                if (name.equals("total") && theirs.path("results").isArray() && theirs.get("results").isEmpty()
+                        && theirs.path("offset").asInt() > 0) {
+                    continue;
+                }
+                if (miss && name.equals("result")) {
+                    continue;
+                }
+                if (isUnanchored && (name.equals("block_time") || name.equals("block_time_iso"))) {
+                    continue;
+                }
+                subset(field.getValue(), ours.get(name), path + "/" + name, diffs, isUnanchored);
+            }
+        } else if (theirs.isArray()) {
+            if (!ours.isArray() || ours.size() != theirs.size()) {
+                diffs.add(path + ": peer array of " + theirs.size() + ", ours " + abbreviate(ours));
+                return;
+            }
+            for (int i = 0; i < theirs.size(); i++) {
+                subset(theirs.get(i), ours.get(i), path + "/" + i, diffs, unanchored);
+            }
+        } else if (!sameScalar(theirs, ours)) {
+            diffs.add(path + ": peer " + abbreviate(theirs) + ", ours " + abbreviate(ours));
+        }
+    }
+
+    private static boolean sameScalar(JsonNode theirs, JsonNode ours) {
+        if (theirs.isNumber() && ours.isNumber()) {
+            return theirs.decimalValue().compareTo(ours.decimalValue()) == 0;
+        }
+        return theirs.equals(ours);
+    }
+
+    private static String abbreviate(JsonNode node) {
+        String s = String.valueOf(node);
+        return s.length() > 160 ? s.substring(0, 160) + "…" : s;
+    }
+}

@@ -1,0 +1,37 @@
+package io.stacksexplorer.conformance.provider;
+
+import au.com.dius.pact.provider.junitsupport.Provider;
+import au.com.dius.pact.provider.junitsupport.loader.PactFolder;
+import io.stacksexplorer.conformance.Contract;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.condition.EnabledIf;
+
+/**
+ * Provider verification on PostgreSQL (a schema of this class's own in PG_HOST/PG_DATABASE);
+ * runs only with {@code -Dpg.tests=true}.
+ */
+@Provider(Contract.PROVIDER)
+@PactFolder(Contract.PACT_FOLDER)
+@EnabledIf("io.stacksexplorer.conformance.provider.TestDatabase#postgresEnabled")
+class PostgresProviderVerificationTest extends ProviderVerification {
+
+    private static ProviderApp app;
+
+    @BeforeAll
+    static void start() {
+        app = ProviderApp.start(TestDatabase.POSTGRES);
+    }
+
+    @AfterAll
+    static void stop() {
+        if (app != null) {
+            app.close();
+        }
+    }
+
+    @Override
+    ProviderApp app() {
+        return app;
+    }
+}
