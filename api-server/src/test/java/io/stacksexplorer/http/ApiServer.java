@@ -96,16 +96,7 @@ public final class ApiServer implements AutoCloseable {
     /** Closes the server; a PostgreSQL test schema is dropped so test runs leave the database as found. */
     @Override
     public void close() {
-        server.getApplicationContext().getProperty("flyway.datasources.default.schemas", String.class)
-                .ifPresent(schema -> {
-                    javax.sql.DataSource dataSource = io.micronaut.data.connection.jdbc.advice.DelegatingDataSource
-                            .unwrapDataSource(server.getApplicationContext().getBean(javax.sql.DataSource.class));
-                    try (java.sql.Connection c = dataSource.getConnection(); java.sql.Statement st = c.createStatement()) {
-                        st.execute("DROP SCHEMA IF EXISTS \"" + schema + "\" CASCADE");
-                    } catch (java.sql.SQLException e) {
-                        throw new IllegalStateException("could not drop test schema " + schema, e);
-                    }
-                });
+        TestDatabase.dropSchemaOf(server.getApplicationContext());
         server.getApplicationContext().close();
     }
 }

@@ -1,6 +1,13 @@
 package io.stacksexplorer.http;
 
+import io.micronaut.context.ApplicationContext;
+import io.micronaut.data.connection.jdbc.advice.DelegatingDataSource;
 import io.stacksexplorer.config.StorageSettings;
+
+import javax.sql.DataSource;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
 
 import java.util.HashMap;
 import java.util.Map;
@@ -42,6 +49,21 @@ public enum TestDatabase {
         props.put("demo-data.enabled", false);
         props.put("micronaut.server.port", -1);
         return props;
+    }
+
+    /**
+     * Drops the PostgreSQL schema a test context was given (if any), so test runs leave the shared
+     * database as they found it. Call before closing the context.
+     */
+    public static void dropSchemaOf(ApplicationContext context) {
+        context.getProperty("flyway.datasources.default.schemas", String.class).ifPresent(schema -> {
+            DataSource dataSource = DelegatingDataSource.unwrapDataSource(context.getBean(DataSource.class));
+            try (Connection c = dataSource.getConnection(); Statement st = c.createStatement()) {
+                st.execute("DROP SCHEMA IF EXISTS \"" + schema + "\" CASCADE");
+            } catch (SQLException e) {
+                throw new IllegalStateException("could not drop test schema " + schema, e);
+            }
+        });
     }
 
     private static String envOr(String key, String fallback) {

@@ -1,10 +1,10 @@
 package io.stacksexplorer.ingest;
 
+import io.stacksexplorer.http.TestDatabase;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.micronaut.context.ApplicationContext;
 import io.micronaut.runtime.server.EmbeddedServer;
-import io.stacksexplorer.config.StorageSettings;
 
 import java.io.IOException;
 import java.net.URI;
@@ -16,14 +16,12 @@ import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
-import java.util.UUID;
 
 /** The real server on a random port with the event observer on a random free port, over a fresh database. */
 final class IngestServer implements AutoCloseable {
 
     static final ObjectMapper JSON = new ObjectMapper();
 
-    enum Database { H2, POSTGRES }
 
     record Answer(int status, JsonNode body, String raw) {
     }
@@ -36,34 +34,16 @@ final class IngestServer implements AutoCloseable {
     }
 
     static boolean postgresEnabled() {
-        return Boolean.getBoolean("pg.tests") || "true".equalsIgnoreCase(System.getenv("PG_TESTS"));
+        return TestDatabase.postgresEnabled();
     }
 
-    static IngestServer start(Database database, String chainId) {
+    static IngestServer start(TestDatabase database, String chainId) {
         return new IngestServer(ApplicationContext.run(EmbeddedServer.class, properties(database, chainId)));
     }
 
-    /** Fresh-database properties: H2 in memory of its own, or a PostgreSQL schema of its own. */
-    static Map<String, Object> properties(Database database, String chainId) {
-        String name = "i" + UUID.randomUUID().toString().replace("-", "").substring(0, 16);
-        Map<String, String> env = new HashMap<>();
-        if (database == Database.POSTGRES) {
-            env.put("PG_HOST", envOr("PG_HOST", "127.0.0.1"));
-            env.put("PG_PORT", envOr("PG_PORT", "5432"));
-            env.put("PG_USER", envOr("PG_USER", "postgres"));
-            env.put("PG_PASSWORD", envOr("PG_PASSWORD", ""));
-            env.put("PG_DATABASE", envOr("PG_DATABASE", "test"));
-            env.put("PG_SCHEMA", name);
-        } else {
-            env.put("H2_IN_MEMORY", "true");
-        }
-        Map<String, Object> props = new HashMap<>(StorageSettings.properties(env));
-        if (database == Database.H2) {
-            props.put("datasources.default.url", props.get("datasources.default.url").toString()
-                    .replace("mem:stacks-explorer", "mem:" + name));
-        }
-        props.put("demo-data.enabled", false);
-        props.put("micronaut.server.port", -1);
+    /** A fresh database (see {@link TestDatabase}) with the listener on a random port. */
+    static Map<String, Object> properties(TestDatabase database, String chainId) {
+        Map<String, Object> props = new HashMap<>(database.freshProperties());
         props.put("stacks.chain-id", chainId);
         props.put("stacks.event-observer.enabled", true);
         props.put("stacks.event-observer.port", 0);
@@ -120,12 +100,8 @@ final class IngestServer implements AutoCloseable {
 
     @Override
     public void close() {
+        TestDatabase.dropSchemaOf(server.getApplicationContext());
         server.close();
-    }
-
-    private static String envOr(String key, String fallback) {
-        String v = System.getenv(key);
-        return v == null || v.isBlank() ? fallback : v;
     }
 
     /** {@code <project root>/../shared/data/<name>}, the root being the first ancestor holding spec and api-server. */

@@ -2,7 +2,7 @@ package io.stacksexplorer.ingest;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.stacksexplorer.ingest.IngestServer.Answer;
-import io.stacksexplorer.ingest.IngestServer.Database;
+import io.stacksexplorer.http.TestDatabase;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
@@ -28,7 +28,7 @@ import static org.junit.jupiter.api.Assertions.fail;
  */
 abstract class NodeEventsIngestContract {
 
-    abstract Database database();
+    abstract TestDatabase database();
 
     @Test
     void everyLogReplaysAndIsServedAsTheNodeDecided() throws IOException {

@@ -1,9 +1,11 @@
 package io.stacksexplorer.ingest;
 
+import io.stacksexplorer.http.TestDatabase;
+
 class NodeEventsIngestH2Test extends NodeEventsIngestContract {
 
     @Override
-    IngestServer.Database database() {
-        return IngestServer.Database.H2;
+    TestDatabase database() {
+        return TestDatabase.H2;
     }
 }

@@ -1,5 +1,7 @@
 package io.stacksexplorer.ingest;
 
+import io.stacksexplorer.http.TestDatabase;
+
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 
@@ -12,7 +14,7 @@ class NodeEventsIngestPostgresTest extends NodeEventsIngestContract {
     }
 
     @Override
-    IngestServer.Database database() {
-        return IngestServer.Database.POSTGRES;
+    TestDatabase database() {
+        return TestDatabase.POSTGRES;
     }
 }

@@ -2,7 +2,7 @@ package io.stacksexplorer.ingest;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.stacksexplorer.ingest.IngestServer.Answer;
-import io.stacksexplorer.ingest.IngestServer.Database;
+import io.stacksexplorer.http.TestDatabase;
 import io.stacksexplorer.write.ChainWriter;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
@@ -25,7 +25,7 @@ class ObserverRobustnessTest {
 
     @Test
     void badPayloadsAre400AndWriteNothingOtherPathsAre200() {
-        try (IngestServer server = IngestServer.start(Database.H2, "0x00000001")) {
+        try (IngestServer server = IngestServer.start(TestDatabase.H2, "0x00000001")) {
             ChainWriter writer = server.context().getBean(ChainWriter.class);
             Answer broken = server.postToObserver("/new_block", "{\"block_hash\": ");
             assertEquals(400, broken.status());
@@ -55,7 +55,7 @@ class ObserverRobustnessTest {
         var folder = IngestServer.sharedData("stacks-node-events");
         Assumptions.assumeTrue(folder.isPresent(), "no shared data");
         Path log = folder.get().resolve("mainnet-reorg-scenario1.tsv");
-        try (IngestServer server = IngestServer.start(Database.H2, "0x00000001")) {
+        try (IngestServer server = IngestServer.start(TestDatabase.H2, "0x00000001")) {
             TsvReplay.Summary first = TsvReplay.replay(log, server.ingestor(), true, n -> { });
             assertEquals(50, first.derived().blocks());
             List<JsonNode> before = PROBES.stream().map(p -> server.get(p).body()).toList();

@@ -1,6 +1,6 @@
 package io.stacksexplorer.ingest;
 
-import io.stacksexplorer.ingest.IngestServer.Database;
+import io.stacksexplorer.http.TestDatabase;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
@@ -21,11 +21,11 @@ class ReplayBenchmark {
     void replayThroughput() throws Exception {
         Path folder = NodeEventsIngestContract.eventsFolder();
         List<Path> logs = RecordedLog.all(folder);
-        List<Database> databases = new ArrayList<>(List.of(Database.H2));
+        List<TestDatabase> databases = new ArrayList<>(List.of(TestDatabase.H2));
         if (IngestServer.postgresEnabled()) {
-            databases.add(Database.POSTGRES);
+            databases.add(TestDatabase.POSTGRES);
         }
-        for (Database database : databases) {
+        for (TestDatabase database : databases) {
             long blocks = 0;
             long txs = 0;
             long lines = 0;

@@ -1,5 +1,7 @@
 package io.stacksexplorer.conformance.provider;
 
+import io.stacksexplorer.http.TestDatabase;
+
 import au.com.dius.pact.provider.junitsupport.Provider;
 import au.com.dius.pact.provider.junitsupport.loader.PactFolder;
 import io.stacksexplorer.conformance.Contract;

@@ -1,5 +1,7 @@
 package io.stacksexplorer.conformance.provider;
 
+import io.stacksexplorer.http.TestDatabase;
+
 import au.com.dius.pact.provider.junitsupport.Provider;
 import au.com.dius.pact.provider.junitsupport.loader.PactFolder;
 import io.stacksexplorer.conformance.Contract;
@@ -13,7 +15,7 @@ import org.junit.jupiter.api.condition.EnabledIf;
  */
 @Provider(Contract.PROVIDER)
 @PactFolder(Contract.PACT_FOLDER)
-@EnabledIf("io.stacksexplorer.conformance.provider.TestDatabase#postgresEnabled")
+@EnabledIf("io.stacksexplorer.http.TestDatabase#postgresEnabled")
 class PostgresProviderVerificationTest extends ProviderVerification {
 
     private static ProviderApp app;

@@ -3,7 +3,11 @@ package io.stacksexplorer.conformance.provider;
 import io.micronaut.context.ApplicationContext;
 import io.micronaut.runtime.server.EmbeddedServer;
 import io.stacksexplorer.conformance.provider.states.DemoChainSeed;
+import io.stacksexplorer.http.TestDatabase;
 import io.stacksexplorer.write.ChainWriter;
+
+import java.util.HashMap;
+import java.util.Map;
 
 /** The real server (Micronaut, Netty) on a random port over a fresh database, and its seed. */
 final class ProviderApp implements AutoCloseable {
@@ -17,7 +21,9 @@ final class ProviderApp implements AutoCloseable {
     }
 
     static ProviderApp start(TestDatabase database) {
-        return new ProviderApp(ApplicationContext.run(EmbeddedServer.class, database.serverProperties()));
+        Map<String, Object> props = new HashMap<>(database.freshProperties());
+        props.put("micronaut.server.host", "127.0.0.1");
+        return new ProviderApp(ApplicationContext.run(EmbeddedServer.class, props));
     }
 
     int port() {
@@ -30,6 +36,7 @@ final class ProviderApp implements AutoCloseable {
 
     @Override
     public void close() {
+        TestDatabase.dropSchemaOf(server.getApplicationContext());
         server.getApplicationContext().close();
     }
 }
