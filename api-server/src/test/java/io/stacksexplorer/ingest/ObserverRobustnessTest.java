@@ -3,11 +3,15 @@ package io.stacksexplorer.ingest;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.stacksexplorer.ingest.IngestServer.Answer;
 import io.stacksexplorer.http.TestDatabase;
+import io.micronaut.data.connection.jdbc.advice.DelegatingDataSource;
+import io.stacksexplorer.demo.DemoChain;
 import io.stacksexplorer.write.ChainWriter;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
+import javax.sql.DataSource;
 import java.nio.file.Path;
+import java.sql.Connection;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -47,6 +51,25 @@ class ObserverRobustnessTest {
             Answer onPublic = server.post(server.apiPort(), "/new_block", "{}");
             assertNotEquals(200, onPublic.status());
             assertNotEquals(server.apiPort(), server.observerPort());
+        }
+    }
+
+    @Test
+    void storageFailureIs503SoTheNodeRetriesAndTheApiSaysSo() throws Exception {
+        String rawTx = DemoChain.generate(DemoChain.DEFAULT_SEED).mempool().get(0).rawTx();
+        try (IngestServer server = IngestServer.start(TestDatabase.H2, "0x00000001")) {
+            assertEquals(200, server.get("/extended").status());
+            // Pull the database from under the server: the in-memory H2 database is shut down.
+            DataSource dataSource = DelegatingDataSource.unwrapDataSource(server.context().getBean(DataSource.class));
+            Connection c = dataSource.getConnection();
+            c.createStatement().execute("SHUTDOWN"); // the connection dies with the database; nothing to close
+
+            Answer delivery = server.postToObserver("/new_mempool_tx", "[\"" + rawTx + "\"]");
+            assertEquals(503, delivery.status(), delivery.raw());
+            Answer query = server.get("/extended");
+            assertEquals(503, query.status(), query.raw());
+            assertEquals(503, query.body().get("status").asInt());
+            assertTrue(!query.raw().contains("Exception"), "no internals in the answer: " + query.raw());
         }
     }
 
