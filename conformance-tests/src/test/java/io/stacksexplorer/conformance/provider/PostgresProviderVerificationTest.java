@@ -1,12 +1,9 @@
 package io.stacksexplorer.conformance.provider;
 
-import io.stacksexplorer.http.TestDatabase;
-
 import au.com.dius.pact.provider.junitsupport.Provider;
 import au.com.dius.pact.provider.junitsupport.loader.PactFolder;
 import io.stacksexplorer.conformance.Contract;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import io.stacksexplorer.http.TestDatabase;
 import org.junit.jupiter.api.condition.EnabledIf;
 
 /**
@@ -17,23 +14,8 @@ import org.junit.jupiter.api.condition.EnabledIf;
 @PactFolder(Contract.PACT_FOLDER)
 @EnabledIf("io.stacksexplorer.http.TestDatabase#postgresEnabled")
 class PostgresProviderVerificationTest extends ProviderVerification {
-
-    private static ProviderApp app;
-
-    @BeforeAll
-    static void start() {
-        app = ProviderApp.start(TestDatabase.POSTGRES);
-    }
-
-    @AfterAll
-    static void stop() {
-        if (app != null) {
-            app.close();
-        }
-    }
-
     @Override
-    ProviderApp app() {
-        return app;
+    TestDatabase database() {
+        return TestDatabase.POSTGRES;
     }
 }

@@ -8,7 +8,11 @@ import io.stacksexplorer.conformance.provider.states.AddressStates;
 import io.stacksexplorer.conformance.provider.states.BlockStates;
 import io.stacksexplorer.conformance.provider.states.SmartContractStates;
 import io.stacksexplorer.conformance.provider.states.TransactionStates;
+import io.stacksexplorer.http.TestDatabase;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestTemplate;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -16,13 +20,31 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * Verifies every interaction of the pacts in target/pacts against the real server: provider states
  * seed data through the application's write path, Pact compares each answer with the consumer's
  * expectation, and {@link SpecValidatingTarget} checks it against spec/openapi.yaml. Subclasses
- * choose the database and own the server for their class.
+ * choose the database; each class runs one server over a fresh database of its own.
  */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 abstract class ProviderVerification {
 
     private SpecValidatingTarget target;
+    private ProviderApp app;
 
-    abstract ProviderApp app();
+    abstract TestDatabase database();
+
+    @BeforeAll
+    void startServer() {
+        app = ProviderApp.start(database());
+    }
+
+    @AfterAll
+    void stopServer() {
+        if (app != null) {
+            app.close();
+        }
+    }
+
+    ProviderApp app() {
+        return app;
+    }
 
     @BeforeEach
     void pointPactAtServer(PactVerificationContext context) {
