@@ -69,7 +69,7 @@ public class EventObserverListener {
             try (InputStream in = exchange.getRequestBody()) {
                 byte[] bytes = in.readNBytes(config.getMaxBodyBytes() + 1);
                 if (bytes.length > config.getMaxBodyBytes()) {
-                    respond(exchange, 413, error("body larger than " + config.getMaxBodyBytes() + " bytes"));
+                    respond(exchange, 413, problem(413, "Content Too Large", "body larger than " + config.getMaxBodyBytes() + " bytes"));
                     return;
                 }
                 body = new String(bytes, StandardCharsets.UTF_8);
@@ -79,21 +79,27 @@ public class EventObserverListener {
                 respond(exchange, 200, "{\"result\":\"ok\"}");
             } catch (MalformedPayloadException e) {
                 LOG.warn("rejected {} ({} bytes): {}", path, body.length(), e.getMessage());
-                respond(exchange, 400, error(e.getMessage()));
+                respond(exchange, 400, problem(400, "Bad Request", e.getMessage()));
             } catch (RuntimeException e) {
                 LOG.error("could not store {}; the node will retry", path, e);
-                respond(exchange, 503, error("storage unavailable: " + e.getClass().getSimpleName()));
+                respond(exchange, 503, problem(503, "Service Unavailable", "storage unavailable; retry"));
             }
         }
     }
 
-    private static String error(String message) {
-        return "{\"error\":" + NodePayloads.JSON.valueToTree(message).toString() + "}";
+    /** Errors in the same RFC 9457 shape as the public API's, for operators reading node logs. */
+    private static String problem(int status, String title, String detail) {
+        return NodePayloads.JSON.createObjectNode()
+                .put("type", "about:blank")
+                .put("title", title)
+                .put("status", status)
+                .put("detail", detail)
+                .toString();
     }
 
     private static void respond(HttpExchange exchange, int status, String json) throws IOException {
         byte[] bytes = json.getBytes(StandardCharsets.UTF_8);
-        exchange.getResponseHeaders().set("Content-Type", "application/json");
+        exchange.getResponseHeaders().set("Content-Type", status < 400 ? "application/json" : "application/problem+json");
         exchange.sendResponseHeaders(status, bytes.length);
         try (OutputStream out = exchange.getResponseBody()) {
             out.write(bytes);

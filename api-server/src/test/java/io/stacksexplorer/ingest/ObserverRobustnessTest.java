@@ -33,7 +33,8 @@ class ObserverRobustnessTest {
             ChainWriter writer = server.context().getBean(ChainWriter.class);
             Answer broken = server.postToObserver("/new_block", "{\"block_hash\": ");
             assertEquals(400, broken.status());
-            assertTrue(broken.body().get("error").asText().contains("malformed JSON"), broken.raw());
+            assertTrue(broken.body().get("detail").asText().contains("malformed JSON"), broken.raw());
+            assertEquals(400, broken.body().get("status").asInt());
             Answer badTx = server.postToObserver("/new_mempool_tx", "[\"0x00ff\"]");
             assertEquals(400, badTx.status(), badTx.raw());
             Answer missing = server.postToObserver("/new_block", "{\"block_height\": 1}");
