@@ -360,6 +360,29 @@ abstract class ApiEndpointsContract {
         assertProblem(api.get("/extended/v1/address/" + hot() + "/mempool?unanchored=yes"), 400, "unanchored");
     }
 
+    // --- caching --------------------------------------------------------------------------------------
+
+    @Test
+    void conditionalGetsAnswer304WhileTheAnswerIsUnchanged() {
+        for (String path : List.of("/extended", "/extended/v2/blocks/latest",
+                "/extended/v1/tx/multiple?tx_id=" + SUMMARY.pendingTxId(),
+                "/extended/v2/addresses/" + hot() + "/transactions?limit=5")) {
+            ApiServer.Answer first = api.get(path);
+            String etag = first.headers().firstValue("ETag").orElseThrow(() -> new AssertionError(path + ": no ETag"));
+            assertTrue(etag.matches("\"[0-9a-f]{64}\""), etag);
+            assertEquals("public, no-cache, must-revalidate", first.headers().firstValue("Cache-Control").orElse(""));
+            assertEquals(etag, api.get(path).headers().firstValue("ETag").orElse(""), "stable for the same answer");
+
+            ApiServer.Answer notModified = api.get(path, java.util.Map.of("If-None-Match", etag));
+            assertEquals(304, notModified.status(), path);
+            assertTrue(notModified.rawBody().isEmpty());
+            assertEquals(etag, notModified.headers().firstValue("ETag").orElse(""));
+            assertEquals(304, api.get(path, java.util.Map.of("If-None-Match", "\"other\", W/" + etag)).status());
+            assertEquals(200, api.get(path, java.util.Map.of("If-None-Match", "\"other\"")).status());
+        }
+        assertFalse(api.get("/extended/v2/blocks/abc").headers().firstValue("ETag").isPresent(), "errors are not tagged");
+    }
+
     // --- helpers --------------------------------------------------------------------------------------
 
     static void assertProblem(ApiServer.Answer answer, int status, String parameter) {

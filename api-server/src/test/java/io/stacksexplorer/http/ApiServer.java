@@ -37,7 +37,8 @@ public final class ApiServer implements AutoCloseable {
             .build();
 
     /** One answer: status, content type and parsed body. */
-    public record Answer(int status, String contentType, JsonNode body, String rawBody) {
+    public record Answer(int status, String contentType, JsonNode body, String rawBody,
+                         java.net.http.HttpHeaders headers) {
     }
 
     private final EmbeddedServer server;
@@ -65,22 +66,29 @@ public final class ApiServer implements AutoCloseable {
 
     /** GETs {@code pathAndQuery} and checks the answer against the spec. */
     public Answer get(String pathAndQuery) {
+        return get(pathAndQuery, Map.of());
+    }
+
+    /** GETs with request headers (e.g. If-None-Match) and checks the answer against the spec. */
+    public Answer get(String pathAndQuery, Map<String, String> requestHeaders) {
         try {
-            HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(server.getURL() + pathAndQuery))
-                    .GET().build(), HttpResponse.BodyHandlers.ofString());
+            HttpRequest.Builder builder = HttpRequest.newBuilder(URI.create(server.getURL() + pathAndQuery)).GET();
+            requestHeaders.forEach(builder::header);
+            HttpResponse<String> response = http.send(builder.build(), HttpResponse.BodyHandlers.ofString());
             String contentType = response.headers().firstValue("content-type").orElse("");
             String path = pathAndQuery.contains("?") ? pathAndQuery.substring(0, pathAndQuery.indexOf('?')) : pathAndQuery;
-            ValidationReport report = VALIDATOR.validateResponse(path, Request.Method.GET,
-                    SimpleResponse.Builder.status(response.statusCode())
-                            .withContentType(contentType)
-                            .withBody(response.body())
-                            .build());
+            SimpleResponse.Builder answer = SimpleResponse.Builder.status(response.statusCode());
+            if (!contentType.isEmpty()) {
+                answer.withContentType(contentType).withBody(response.body());
+            }
+            response.headers().map().forEach((name, values) -> answer.withHeader(name, values));
+            ValidationReport report = VALIDATOR.validateResponse(path, Request.Method.GET, answer.build());
             if (report.hasErrors()) {
                 fail("GET " + pathAndQuery + " answered " + response.statusCode() + " outside the spec: "
                         + report.getMessages() + "\nbody: " + abbreviate(response.body()));
             }
             JsonNode body = response.body().isEmpty() ? null : JSON.readTree(response.body());
-            return new Answer(response.statusCode(), contentType, body, response.body());
+            return new Answer(response.statusCode(), contentType, body, response.body(), response.headers());
         } catch (IOException e) {
             throw new IllegalStateException("GET " + pathAndQuery + " failed", e);
         } catch (InterruptedException e) {

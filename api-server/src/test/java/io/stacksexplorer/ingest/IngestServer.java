@@ -23,7 +23,7 @@ final class IngestServer implements AutoCloseable {
     static final ObjectMapper JSON = new ObjectMapper();
 
 
-    record Answer(int status, JsonNode body, String raw) {
+    record Answer(int status, JsonNode body, String raw, java.net.http.HttpHeaders headers) {
     }
 
     private final EmbeddedServer server;
@@ -67,7 +67,13 @@ final class IngestServer implements AutoCloseable {
     }
 
     Answer get(String pathAndQuery) {
-        return send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + apiPort() + pathAndQuery)).GET().build());
+        return get(pathAndQuery, Map.of());
+    }
+
+    Answer get(String pathAndQuery, Map<String, String> headers) {
+        HttpRequest.Builder builder = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + apiPort() + pathAndQuery)).GET();
+        headers.forEach(builder::header);
+        return send(builder.build());
     }
 
     Answer postToObserver(String path, String body) {
@@ -89,7 +95,7 @@ final class IngestServer implements AutoCloseable {
             } catch (IOException e) {
                 // not JSON
             }
-            return new Answer(response.statusCode(), body, response.body());
+            return new Answer(response.statusCode(), body, response.body(), response.headers());
         } catch (IOException e) {
             throw new IllegalStateException(request.uri() + ": " + e, e);
         } catch (InterruptedException e) {

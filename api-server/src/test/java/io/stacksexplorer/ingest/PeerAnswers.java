@@ -23,8 +23,10 @@ import java.util.stream.Stream;
  * <p>Deliberate differences (see shared/data/peer-answers/README.md and the lead's brief):
  * <ul>
  *   <li>{@code server_version}: ours names our server.</li>
- *   <li>Answers with {@code request_headers} (If-None-Match → 304): ETag values are ours to choose and
- *       ETag/304 support is not part of ingestion; skipped.</li>
+ *   <li>Answers with {@code request_headers} (If-None-Match): ETag values are ours to choose, so the
+ *       exchange is replayed with ours — the peer's 304 must be our 304 for our current tag, the peer's
+ *       200 for a stale tag must be our 200 (and its body is compared like any other). Where the peer
+ *       sends an ETag on a 200, ours must too.</li>
  *   <li>A lookup where no id is found: the peer answers 200 with {@code {found:false, result:{tx_id}}},
  *       ours 404 (our spec); a partial miss is {@code {"found": false}} at ours, so {@code result} under
  *       a miss is not compared.</li>
@@ -53,7 +55,7 @@ final class PeerAnswers {
         final List<String> known = new ArrayList<>();
         int matched;
         int statusMatched;
-        int skippedEtag;
+        int etagChecked;
         int skippedNetwork;
         int deliberate;
         final List<String> failures = new ArrayList<>();
@@ -61,7 +63,7 @@ final class PeerAnswers {
         void add(Result other) {
             matched += other.matched;
             statusMatched += other.statusMatched;
-            skippedEtag += other.skippedEtag;
+            etagChecked += other.etagChecked;
             skippedNetwork += other.skippedNetwork;
             deliberate += other.deliberate;
             failures.addAll(other.failures);
@@ -71,7 +73,7 @@ final class PeerAnswers {
         @Override
         public String toString() {
             return matched + " 200 answers matched, " + statusMatched + " error statuses matched, " + deliberate
-                    + " deliberate differences, " + skippedEtag + " ETag/304 cases skipped, " + failures.size()
+                    + " deliberate differences, " + etagChecked + " conditional requests checked, " + failures.size()
                     + " differing, " + known.size() + " known differences outside ingestion " + known;
         }
     }
@@ -113,12 +115,30 @@ final class PeerAnswers {
             if (!network || (!peerConfig && !ADDRESS.matcher(request).find())) {
                 continue; // compared in the other run
             }
-            if (recorded.has("request_headers")) {
-                result.skippedEtag++;
-                continue;
-            }
             int status = recorded.get("status").asInt();
+            if (recorded.has("request_headers")) {
+                // ETag values are each server's own: replay the peer's exchange with ours. A 304 at the
+                // peer (the client held the current tag) must be a 304 here with our current tag; a 200
+                // (the client held a stale tag) must be a 200 here with the peer's stale tag.
+                String ourTag = server.get(request).headers().firstValue("ETag").orElse(null);
+                String sent = status == 304 ? ourTag
+                        : recorded.at("/request_headers/If-None-Match").asText();
+                Answer conditional = sent == null ? null : server.get(request, Map.of("If-None-Match", sent));
+                if (conditional != null && conditional.status() == status) {
+                    result.etagChecked++;
+                } else {
+                    result.failures.add(where + ": conditional request answered "
+                            + (conditional == null ? "no ETag" : conditional.status()) + ", peer " + status);
+                }
+                if (status != 200 || conditional == null || conditional.status() != 200) {
+                    continue;
+                }
+            }
             Answer ours = server.get(request);
+            if (status == 200 && recorded.at("/headers/etag").isTextual() && ours.status() == 200
+                    && ours.headers().firstValue("ETag").isEmpty()) {
+                result.failures.add(where + ": the peer sends an ETag, we do not");
+            }
             String key = dir.getFileName() + "/" + file.getFileName();
             if (KNOWN.containsKey(key) && !(ours.status() == 200 && status == 200
                     && subsetDiffs(recorded.get("body"), ours.body()).isEmpty())) {
