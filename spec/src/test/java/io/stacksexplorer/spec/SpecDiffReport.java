@@ -30,7 +30,8 @@ public final class SpecDiffReport {
         Path report = Path.of(args[2]);
         Files.createDirectories(report.toAbsolutePath().getParent());
         String body = new MarkdownRender().render(diff);
-        String verdict = diff.isCoreChanged().name();
+        // isCoreChanged() ignores response and header changes; these three cover everything reported.
+        String verdict = diff.isUnchanged() ? "NO_CHANGES" : diff.isIncompatible() ? "INCOMPATIBLE" : "COMPATIBLE";
         Files.writeString(report, "# Contract changes since the released spec\n\nResult: " + verdict
                 + " (released " + diff.getOldSpecOpenApi().getInfo().getVersion() + ", current "
                 + diff.getNewSpecOpenApi().getInfo().getVersion() + ")\n\n" + body, StandardCharsets.UTF_8);
