@@ -181,11 +181,6 @@ public class ChainWriter {
         return inTransaction(sql -> sql.exists(WriteSql.ANY_BLOCK));
     }
 
-    /** Records the PoX unlock heights the node reported; null leaves a height as it is. */
-    public void setPoxUnlockHeights(Long v1, Long v2, Long v3) {
-        inTransaction(sql -> sql.update(WriteSql.SET_POX_UNLOCK_HEIGHTS, v1, v2, v3));
-    }
-
     // ------------------------------------------------------------------------------------------
 
     private int addMempool(Statements sql, List<NewMempoolTransaction> txs) throws SQLException {
@@ -316,7 +311,7 @@ public class ChainWriter {
             String hash = (String) key[0];
             boolean counted = (Boolean) key[1];
             if (counted) {
-                uncount(sql, hash);
+                shiftCounters(sql, hash, false);
             }
             if (confirmed.contains(hash)) {
                 for (String statement : List.of(WriteSql.DELETE_EVENTS_OF, WriteSql.DELETE_PRINCIPAL_TXS_OF,
@@ -331,22 +326,6 @@ public class ChainWriter {
                 }
             }
         }
-    }
-
-    /** Subtracts what the counters count of one block's (or microblock stream's) rows. */
-    private static void uncount(Statements sql, String indexBlockHash) throws SQLException {
-        Map<String, Long> principalDeltas = new HashMap<>();
-        for (Object[] row : sql.query(WriteSql.COUNTED_PRINCIPALS_OF_BLOCK,
-                rs -> new Object[]{rs.getString(1), rs.getLong(2)}, indexBlockHash)) {
-            principalDeltas.put((String) row[0], -(Long) row[1]);
-        }
-        Map<String, Long> logDeltas = new HashMap<>();
-        for (Object[] row : sql.query(WriteSql.COUNTED_LOGS_OF_BLOCK,
-                rs -> new Object[]{rs.getString(1), rs.getLong(2)}, indexBlockHash)) {
-            logDeltas.put((String) row[0], -(Long) row[1]);
-        }
-        addCounts(sql, WriteSql.ADD_PRINCIPAL_COUNT, WriteSql.INSERT_PRINCIPAL_COUNT, principalDeltas);
-        addCounts(sql, WriteSql.ADD_CONTRACT_LOG_COUNT, WriteSql.INSERT_CONTRACT_LOG_COUNT, logDeltas);
     }
 
     /** Where a transaction row goes: an anchored block, or an unanchored microblock on top of one. */
@@ -477,6 +456,20 @@ public class ChainWriter {
 
     /** Flips one block and everything hanging from it, adjusting the counters that count it. */
     private static void setCanonical(Statements sql, String indexBlockHash, boolean canonical) throws SQLException {
+        shiftCounters(sql, indexBlockHash, canonical);
+        for (String statement : List.of(WriteSql.SET_BLOCK_CANONICAL, WriteSql.SET_TXS_CANONICAL,
+                WriteSql.SET_EVENTS_CANONICAL, WriteSql.SET_PRINCIPAL_TXS_CANONICAL,
+                WriteSql.SET_CONTRACTS_CANONICAL)) {
+            sql.update(statement, canonical, indexBlockHash);
+        }
+    }
+
+    /**
+     * Moves the counters for one block's (or microblock stream's) rows that are about to become
+     * canonical (added) or stop being so (subtracted); rows already in that state are not counted
+     * twice. Call before the flags change.
+     */
+    private static void shiftCounters(Statements sql, String indexBlockHash, boolean canonical) throws SQLException {
         long sign = canonical ? 1 : -1;
         Map<String, Long> principalDeltas = new HashMap<>();
         for (Object[] row : sql.query(WriteSql.PRINCIPAL_COUNTS_OF_BLOCK,
@@ -487,11 +480,6 @@ public class ChainWriter {
         for (Object[] row : sql.query(WriteSql.CONTRACT_LOG_COUNTS_OF_BLOCK,
                 rs -> new Object[]{rs.getString(1), rs.getLong(2)}, indexBlockHash, canonical)) {
             logDeltas.put((String) row[0], sign * (Long) row[1]);
-        }
-        for (String statement : List.of(WriteSql.SET_BLOCK_CANONICAL, WriteSql.SET_TXS_CANONICAL,
-                WriteSql.SET_EVENTS_CANONICAL, WriteSql.SET_PRINCIPAL_TXS_CANONICAL,
-                WriteSql.SET_CONTRACTS_CANONICAL)) {
-            sql.update(statement, canonical, indexBlockHash);
         }
         addCounts(sql, WriteSql.ADD_PRINCIPAL_COUNT, WriteSql.INSERT_PRINCIPAL_COUNT, principalDeltas);
         addCounts(sql, WriteSql.ADD_CONTRACT_LOG_COUNT, WriteSql.INSERT_CONTRACT_LOG_COUNT, logDeltas);

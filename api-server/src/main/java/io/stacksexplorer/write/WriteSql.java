@@ -157,15 +157,6 @@ final class WriteSql {
             SELECT DISTINCT index_block_hash, microblock_canonical FROM txs
             WHERE is_unanchored = TRUE AND block_height <= ?""";
 
-    static final String COUNTED_PRINCIPALS_OF_BLOCK = """
-            SELECT principal, COUNT(*) FROM principal_txs
-            WHERE index_block_hash = ? AND canonical = TRUE AND microblock_canonical = TRUE GROUP BY principal""";
-
-    static final String COUNTED_LOGS_OF_BLOCK = """
-            SELECT contract_id, COUNT(*) FROM tx_events
-            WHERE index_block_hash = ? AND canonical = TRUE AND microblock_canonical = TRUE
-              AND event_type = 'smart_contract_log' GROUP BY contract_id""";
-
     static final String SET_TXS_MICROBLOCK_CANONICAL = "UPDATE txs SET microblock_canonical = ? WHERE index_block_hash = ?";
     static final String SET_EVENTS_MICROBLOCK_CANONICAL =
             "UPDATE tx_events SET microblock_canonical = ? WHERE index_block_hash = ?";
