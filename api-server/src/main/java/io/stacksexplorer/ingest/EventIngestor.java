@@ -3,6 +3,7 @@ package io.stacksexplorer.ingest;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.stacksexplorer.write.BlockWriteResult;
 import io.stacksexplorer.write.ChainWriter;
+import io.stacksexplorer.write.NewBlock;
 import io.stacksexplorer.write.NewMempoolTransaction;
 import io.stacksexplorer.write.NewMicroblocks;
 import io.stacksexplorer.write.NewTransaction;
@@ -32,6 +33,7 @@ public class EventIngestor {
 
     private final ChainWriter writer;
     private final IngestStats stats = new IngestStats();
+    private final GenesisBlock genesis = new GenesisBlock();
 
     public EventIngestor(ChainWriter writer) {
         this.writer = writer;
@@ -93,19 +95,29 @@ public class EventIngestor {
                     LOG.info("block {}: {} burnchain operations without a Stacks transaction not indexed",
                             parsed.block().height(), parsed.skippedBurnchainOps());
                 }
-                BlockWriteResult result = writer.writeBlock(parsed.block(), parsed.pox(),
-                        raw);
+                NewBlock block = parsed.block();
+                if (genesis.isGenesis(block)) {
+                    // Kept raw only: its content is written as part of block 1 (see GenesisBlock).
+                    writer.storePayload(raw);
+                    genesis.remember(block);
+                    count(raw, 0, 0, 0, 0, 0);
+                    return;
+                }
+                if (block.height() == 1) {
+                    block = genesis.intoBlockOne(block, writer::storedPayloads);
+                }
+                BlockWriteResult result = writer.writeBlock(block, parsed.pox(), raw);
                 if (!result.alreadyStored()) {
-                    List<NewTransaction> txs = parsed.block().transactions();
+                    List<NewTransaction> txs = block.transactions();
                     count(raw, 1, txs.size(), txs.stream().mapToLong(t -> t.events().size()).sum(), 0, 0);
                 } else {
                     count(raw, 0, 0, 0, 0, 0);
                 }
                 if (result.reorg()) {
-                    LOG.info("reorg at block {} ({}): {} block(s) orphaned, {} restored", parsed.block().height(),
-                            parsed.block().indexBlockHash(), result.orphaned().size(), result.restored().size());
+                    LOG.info("reorg at block {} ({}): {} block(s) orphaned, {} restored", block.height(),
+                            block.indexBlockHash(), result.orphaned().size(), result.restored().size());
                 }
-                for (StoredPayload deferred : writer.deferredMicroblocks(parsed.block().indexBlockHash())) {
+                for (StoredPayload deferred : writer.deferredMicroblocks(block.indexBlockHash())) {
                     apply(deferred.asRaw());
                 }
             }

@@ -16,7 +16,11 @@ interface MempoolRepository extends GenericRepository<MempoolTxRow, String> {
     @Query("SELECT " + MempoolTxRow.COLUMNS + " FROM mempool_txs m WHERE m.tx_id IN (:txIds)")
     List<MempoolTxRow> findByTxIds(Collection<String> txIds);
 
-    /** Pending transactions concerning a principal, newest first. */
+    /**
+     * Pending transactions concerning a principal, newest first. Receipt times are whole seconds and
+     * a node delivers many transactions in one payload: ties are ordered by tx_id so that pages are
+     * stable and both databases agree (index mempool_principals_recent_idx has the same order).
+     */
     @Query("SELECT " + MempoolTxRow.COLUMNS + " FROM mempool_principals p JOIN mempool_txs m ON m.tx_id = p.tx_id"
             + " WHERE p.principal = :principal ORDER BY p.receipt_time DESC, p.tx_id LIMIT :limit OFFSET :offset")
     List<MempoolTxRow> findPendingFor(String principal, int limit, int offset);

@@ -14,10 +14,16 @@ final class ApiTime {
     }
 
     /**
-     * Unix seconds as ISO text; a time not known (negative, e.g. unanchored, or 0, e.g. the parent burn
-     * time of the genesis block) renders empty, as at the peer.
+     * A transaction's time that may not be known: {@code -1} (the burn block of an unanchored
+     * transaction) or {@code 0} (the parent burn block of block 1, whose parent is the genesis block)
+     * render as {@code ""}, as at the peer and as the spec documents per property.
      */
     static String iso(long unixSeconds) {
-        return unixSeconds <= 0 ? "" : ISO_MILLIS.format(Instant.ofEpochSecond(unixSeconds));
+        return unixSeconds <= 0 ? "" : instant(unixSeconds);
+    }
+
+    /** A time that is always known (a block's): always a valid ISO-8601 time, never {@code ""}. */
+    static String instant(long unixSeconds) {
+        return ISO_MILLIS.format(Instant.ofEpochSecond(unixSeconds));
     }
 }

@@ -27,8 +27,10 @@ final class EventMapper {
             default -> {
                 AssetEventData asset = new AssetEventData(AssetEventAction.fromValue(row.assetEventType()));
                 asset.setAssetId(row.assetId());
-                asset.setSender(row.sender());
-                asset.setRecipient(row.recipient());
+                // Both parties are always present, as at the peer: a mint has no sender and a burn no
+                // recipient, rendered as "" (clients read both fields unconditionally).
+                asset.setSender(row.sender() == null ? "" : row.sender());
+                asset.setRecipient(row.recipient() == null ? "" : row.recipient());
                 if (row.amount() != null) {
                     asset.setAmount(row.amount().toPlainString());
                 }

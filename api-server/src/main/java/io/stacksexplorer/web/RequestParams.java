@@ -4,7 +4,6 @@ import io.stacksexplorer.codec.CodecException;
 import io.stacksexplorer.codec.address.ContractId;
 import io.stacksexplorer.codec.address.Principal;
 import io.stacksexplorer.codec.address.StacksAddress;
-import io.stacksexplorer.config.NetworkConfig;
 import io.micronaut.http.context.ServerRequestContext;
 import jakarta.inject.Singleton;
 
@@ -14,17 +13,11 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * Checks and normalises what Bean Validation cannot: c32check checksums, the address version of
- * the server's network, and the canonical spelling of hashes and principals.
+ * Checks and normalises what Bean Validation cannot: c32check checksums, address versions, and
+ * the canonical spelling of hashes and principals.
  */
 @Singleton
 class RequestParams {
-
-    private final NetworkConfig network;
-
-    RequestParams(NetworkConfig network) {
-        this.network = network;
-    }
 
     /**
      * The {@code unanchored} flag as the peer's clients spell it: {@code true}, {@code 1} and a bare
@@ -49,16 +42,34 @@ class RequestParams {
         return lower.startsWith("0x") ? lower : "0x" + lower;
     }
 
-    /** Distinct normalised hashes in request order. */
-    static List<String> hashes(List<String> raw) {
-        LinkedHashSet<String> distinct = new LinkedHashSet<>();
+    /**
+     * Distinct normalised transaction ids in request order, from repeated parameters, comma-separated
+     * lists (as the peer's clients send them) or both; at most {@code max} ids in total (the
+     * framework caps only the number of parameters).
+     */
+    static List<String> txIds(List<String> raw, String parameter, int max) {
+        List<String> all = new ArrayList<>();
         for (String r : raw) {
-            distinct.add(hash(r));
+            for (String id : r.split(",", -1)) {
+                all.add(id);
+            }
+        }
+        if (all.size() > max) {
+            throw ApiProblems.badParameter(parameter, all.size() + " ids requested; at most " + max + " are allowed");
+        }
+        LinkedHashSet<String> distinct = new LinkedHashSet<>();
+        for (String id : all) {
+            distinct.add(hash(id));
         }
         return new ArrayList<>(distinct);
     }
 
-    /** A standard address or a contract id of this network, in canonical form. */
+    /**
+     * A standard address or a contract id, in canonical form: a valid c32check checksum and the
+     * version of a mainnet or testnet address. Both networks are accepted whatever the server
+     * indexes, as at the peer: a mocknet chain runs with the testnet chain id and carries mainnet
+     * addresses and contracts, and an address of the other network without data is simply empty.
+     */
     String principal(String raw, String parameter) {
         Principal principal;
         try {
@@ -68,15 +79,14 @@ class RequestParams {
                     + e.getMessage());
         }
         StacksAddress address = principal instanceof ContractId contract ? contract.address() : (StacksAddress) principal;
-        if (address.isMainnet() != network.isMainnet()) {
-            throw ApiProblems.badParameter(parameter, "'" + raw + "' is a "
-                    + (address.isMainnet() ? "mainnet" : "testnet") + " address; this server indexes "
-                    + (network.isMainnet() ? "mainnet" : "testnet"));
+        if (!address.isMainnet() && !address.isTestnet()) {
+            throw ApiProblems.badParameter(parameter, "'" + raw + "' has address version " + address.version()
+                    + ", which is neither a mainnet (22, 20) nor a testnet (26, 21) address");
         }
         return principal.toString();
     }
 
-    /** A contract id of this network, in canonical form. */
+    /** A contract id, in canonical form. */
     String contractId(String raw, String parameter) {
         if (raw.indexOf('.') < 0) {
             throw ApiProblems.badParameter(parameter, "'" + raw + "' is not a contract id (<address>.<contract-name>)");

@@ -13,6 +13,9 @@ import java.util.Map;
 @Controller
 class TransactionsController implements TransactionsApi {
 
+    /** The spec's cap on ids per lookup, over repeated and comma-separated ids together. */
+    private static final int MAX_IDS = 50;
+
     private final TransactionQueries transactions;
     private final TransactionMapper mapper;
 
@@ -24,7 +27,7 @@ class TransactionsController implements TransactionsApi {
     @Override
     public Map<String, TransactionLookupEntry> getTransactionsByIds(List<String> txId, Integer eventLimit,
                                                                    Integer eventOffset, Boolean unanchored) {
-        List<String> ids = RequestParams.hashes(txId);
+        List<String> ids = RequestParams.txIds(txId, "tx_id", MAX_IDS);
         Map<String, TransactionLookup> found = transactions.lookup(ids, RequestParams.unanchored(unanchored),
                 eventLimit, eventOffset);
         if (found.isEmpty()) {

@@ -188,6 +188,71 @@ abstract class ApiEndpointsContract {
         assertEquals(0, tx.get("event_count").asInt());
     }
 
+    /** A mint has {@code "sender": ""} and a burn {@code "recipient": ""}, for FT, NFT and STX, as at the peer. */
+    @Test
+    void mintsAndBurnsCarryBothParties() {
+        java.util.Map<String, String> wanted = new java.util.LinkedHashMap<>();
+        for (NewBlock block : CHAIN.blocks()) {
+            for (NewTransaction tx : block.transactions()) {
+                if (tx.status() != io.stacksexplorer.write.TxOutcome.SUCCESS || tx.events().size() > 50) {
+                    continue;
+                }
+                for (io.stacksexplorer.write.NewEvent e : tx.events()) {
+                    String kind = e instanceof io.stacksexplorer.write.NewEvent.StxAsset a ? "stx " + a.action()
+                            : e instanceof io.stacksexplorer.write.NewEvent.FungibleAsset a ? "ft " + a.action()
+                            : e instanceof io.stacksexplorer.write.NewEvent.NonFungibleAsset a ? "nft " + a.action() : null;
+                    if (kind != null && !kind.endsWith("TRANSFER")) {
+                        wanted.putIfAbsent(kind, tx.txId());
+                    }
+                }
+            }
+        }
+        // The demo chain has no STX mint (no genesis block): NodeEventsIngestContract checks one on mainnet-block0.
+        assertEquals(java.util.Set.of("ft MINT", "nft MINT", "stx BURN", "ft BURN", "nft BURN"), wanted.keySet());
+        int checked = 0;
+        for (String txId : new java.util.LinkedHashSet<>(wanted.values())) {
+            JsonNode events = api.get("/extended/v1/tx/multiple?event_limit=50&tx_id=" + txId).body()
+                    .at("/" + txId + "/result/events");
+            for (JsonNode e : events) {
+                JsonNode asset = e.get("asset");
+                if (asset == null) {
+                    continue;
+                }
+                String action = asset.get("asset_event_type").asText();
+                assertTrue(asset.has("sender") && asset.has("recipient"), asset.toString());
+                if (action.equals("mint")) {
+                    assertEquals("", asset.get("sender").asText(), asset.toString());
+                    assertTrue(asset.get("recipient").asText().startsWith("S"), asset.toString());
+                    checked++;
+                } else if (action.equals("burn")) {
+                    assertEquals("", asset.get("recipient").asText(), asset.toString());
+                    assertTrue(asset.get("sender").asText().startsWith("S"), asset.toString());
+                    checked++;
+                }
+            }
+        }
+        assertTrue(checked >= 5, "mint and burn events checked: " + checked);
+    }
+
+    @Test
+    void commaSeparatedIdsAreSeveralIds() {
+        String a = SUMMARY.failedContractCallTxId();
+        String b = SUMMARY.pendingTxId();
+        String c = "0x" + "44".repeat(32);
+        JsonNode repeated = api.get("/extended/v1/tx/multiple?tx_id=" + a + "&tx_id=" + b + "&tx_id=" + c).body();
+        assertEquals(List.of(a, b, c), fieldNames(repeated));
+        assertEquals(repeated, api.get("/extended/v1/tx/multiple?tx_id=" + a + "," + b + "," + c).body());
+        assertEquals(repeated, api.get("/extended/v1/tx/multiple?tx_id=" + a + "%2C" + b + "&tx_id=" + c).body());
+        assertEquals(repeated, api.get("/extended/v1/tx/multiple?tx_id=" + a + "," + b.substring(2).toUpperCase()
+                + "&tx_id=" + c + "," + a).body());
+        String fifty = IntStream.range(0, 49).mapToObj(i -> "0x" + String.format("%064x", i))
+                .collect(Collectors.joining(","));
+        assertEquals(200, api.get("/extended/v1/tx/multiple?tx_id=" + fifty + "&tx_id=" + a).status());
+        assertProblem(api.get("/extended/v1/tx/multiple?tx_id=" + fifty + "," + b + "&tx_id=" + a), 400, "tx_id");
+        assertProblem(api.get("/extended/v1/tx/multiple?tx_id=" + a + ","), 400, "tx_id");
+        assertProblem(api.get("/extended/v1/tx/multiple?tx_id=" + a + ",0x1234"), 400, "tx_id");
+    }
+
     @Test
     void lookupErrors() {
         assertProblem(api.get("/extended/v1/tx/multiple?tx_id=0x" + "44".repeat(32)), 404, null);
@@ -325,9 +390,34 @@ abstract class ApiEndpointsContract {
         JsonNode empty = api.get("/extended/v2/addresses/" + unused + "/transactions").body();
         assertEquals(0, empty.get("total").asLong());
         assertProblem(api.get("/extended/v2/addresses/" + corrupt(hot()) + "/transactions"), 400, "address");
-        assertProblem(api.get("/extended/v2/addresses/ST000000000000000000002AMW42H/transactions"), 400, "address");
         assertProblem(api.get("/extended/v2/addresses/not-an-address/transactions"), 400, "address");
         assertProblem(api.get("/extended/v1/address/" + corrupt(hot()) + "/mempool"), 400, "address");
+        // A valid checksum but a version that is no network's address (0, not 22/20/26/21).
+        String versionZero = new io.stacksexplorer.codec.address.StacksAddress(0, new byte[20]).toString();
+        assertProblem(api.get("/extended/v2/addresses/" + versionZero + "/transactions"), 400, "address");
+        assertProblem(api.get("/extended/v1/address/" + versionZero + ".c/mempool"), 400, "address");
+        assertProblem(api.get("/extended/v2/smart-contracts/status?contract_id=" + versionZero + ".c"), 400,
+                "contract_id");
+    }
+
+    /** Addresses and contracts of the other network (the demo chain is mainnet): valid, and empty. */
+    @Test
+    void addressesOfTheOtherNetworkAreEmptyNotErrors() {
+        String testnet = "ST000000000000000000002AMW42H";
+        String multisig = "SN2ZNMJ2HAXFFR6Q8VJYE9DJFPZGFRKX6Q1XN415E";
+        for (String principal : List.of(testnet, testnet + ".pox", multisig)) {
+            JsonNode history = api.get("/extended/v2/addresses/" + principal + "/transactions").body();
+            assertEquals(0, history.get("total").asLong(), principal);
+            assertEquals(0, history.get("results").size(), principal);
+            JsonNode mempool = api.get("/extended/v1/address/" + principal + "/mempool").body();
+            assertEquals(0, mempool.get("total").asLong(), principal);
+        }
+        assertEquals(0, api.get("/extended/v1/contract/" + testnet + ".pox/events").body().get("results").size());
+        JsonNode status = api.get("/extended/v2/smart-contracts/status?contract_id=" + testnet + ".pox&contract_id="
+                + SUMMARY.contractIdWithLogs()).body();
+        assertFalse(status.at("/" + testnet + ".pox/found").asBoolean());
+        assertTrue(status.at("/" + SUMMARY.contractIdWithLogs() + "/found").asBoolean());
+        assertProblem(api.get("/extended/v2/addresses/" + corrupt(testnet) + "/transactions"), 400, "address");
     }
 
     // --- address mempool ------------------------------------------------------------------------------

@@ -11,8 +11,6 @@ import java.util.Comparator;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
@@ -35,18 +33,11 @@ import java.util.stream.Stream;
  *       the recorded receipt time of the microblock.</li>
  *   <li>{@code total} of a page past the end: the peer computes it with COUNT(*) OVER() and so answers 0
  *       when the page is empty (PEER.md); ours is the real total.</li>
- *   <li>mocknet: the log mixes mainnet (SP…) transactions with testnet boot contracts (ST…), and we
- *       validate request addresses for the configured network. The log is replayed twice, on a
- *       testnet server (the peer's configuration: answers without addresses and with ST addresses)
- *       and on a mainnet server (answers with SP addresses); a request naming both networks
- *       (contract status of ST….pox and SP….pox together) is a 400 on either and not compared.</li>
  * </ul>
  *
  * <p>Known, not deliberate differences go to {@link #KNOWN} (reported, not failed); there are none now.
  */
 final class PeerAnswers {
-
-    private static final Pattern ADDRESS = Pattern.compile("S[PMTN][0-9A-HJKMNP-Z]{25,41}");
 
     /** Peer answers we still differ from for reasons outside ingestion (file → reason). */
     static final Map<String, String> KNOWN = Map.of();
@@ -58,9 +49,16 @@ final class PeerAnswers {
         int etagChecked;
         int skippedNetwork;
         int deliberate;
+        /** Leaf values of the peer's answers (a status counts as one), and how many of them ours match. */
+        final Map<String, int[]> leaves = new java.util.TreeMap<>();
         final List<String> failures = new ArrayList<>();
 
         void add(Result other) {
+            other.leaves.forEach((log, n) -> {
+                int[] mine = leaves.computeIfAbsent(log, k -> new int[2]);
+                mine[0] += n[0];
+                mine[1] += n[1];
+            });
             matched += other.matched;
             statusMatched += other.statusMatched;
             etagChecked += other.etagChecked;
@@ -74,7 +72,15 @@ final class PeerAnswers {
         public String toString() {
             return matched + " 200 answers matched, " + statusMatched + " error statuses matched, " + deliberate
                     + " deliberate differences, " + etagChecked + " conditional requests checked, " + failures.size()
-                    + " differing, " + known.size() + " known differences outside ingestion " + known;
+                    + " differing, " + known.size() + " known differences outside ingestion " + known
+                    + "; leaf fidelity " + fidelity();
+        }
+
+        String fidelity() {
+            StringBuilder out = new StringBuilder();
+            leaves.forEach((log, n) -> out.append(String.format(java.util.Locale.ROOT, "%s %d/%d = %.1f%% ", log, n[1],
+                    n[0], 100.0 * n[1] / n[0])));
+            return out.toString().trim();
         }
     }
 
@@ -87,14 +93,15 @@ final class PeerAnswers {
         }
     }
 
-    /** Chain ids to replay a log with; the first is the peer's own configuration. */
-    static List<String> chainIds(String log) {
-        return log.equals("mocknet") ? List.of("0x80000000", "0x00000001") : List.of("0x00000001");
+    /** The chain id each log was replayed with at the peer (mocknet: testnet, carrying mainnet addresses too). */
+    static String chainId(String log) {
+        return log.equals("mocknet") ? "0x80000000" : "0x00000001";
     }
 
-    static Result compare(IngestServer server, Path dir, String chainId) throws IOException {
+    static Result compare(IngestServer server, Path dir) throws IOException {
         Result result = new Result();
-        boolean peerConfig = chainId.equals(chainIds(dir.getFileName().toString()).get(0));
+        String log = dir.getFileName().toString();
+        int[] leaves = result.leaves.computeIfAbsent(log, k -> new int[2]);
         List<Path> files;
         try (Stream<Path> s = Files.list(dir)) {
             files = s.filter(p -> p.toString().endsWith(".json"))
@@ -104,17 +111,7 @@ final class PeerAnswers {
         for (Path file : files) {
             JsonNode recorded = IngestServer.JSON.readTree(file.toFile());
             String request = recorded.get("request").asText();
-            String where = dir.getFileName() + "/" + file.getFileName() + " " + request + " [" + chainId + "]";
-            Boolean network = network(request, chainId);
-            if (network == null) {
-                if (peerConfig) {
-                    result.deliberate++; // addresses of both networks: a 400 on either
-                }
-                continue;
-            }
-            if (!network || (!peerConfig && !ADDRESS.matcher(request).find())) {
-                continue; // compared in the other run
-            }
+            String where = log + "/" + file.getFileName() + " " + request;
             int status = recorded.get("status").asInt();
             if (recorded.has("request_headers")) {
                 // ETag values are each server's own: replay the peer's exchange with ours. A 304 at the
@@ -124,8 +121,10 @@ final class PeerAnswers {
                 String sent = status == 304 ? ourTag
                         : recorded.at("/request_headers/If-None-Match").asText();
                 Answer conditional = sent == null ? null : server.get(request, Map.of("If-None-Match", sent));
+                leaves[0]++;
                 if (conditional != null && conditional.status() == status) {
                     result.etagChecked++;
+                    leaves[1]++;
                 } else {
                     result.failures.add(where + ": conditional request answered "
                             + (conditional == null ? "no ETag" : conditional.status()) + ", peer " + status);
@@ -139,15 +138,17 @@ final class PeerAnswers {
                     && ours.headers().firstValue("ETag").isEmpty()) {
                 result.failures.add(where + ": the peer sends an ETag, we do not");
             }
-            String key = dir.getFileName() + "/" + file.getFileName();
+            String key = log + "/" + file.getFileName();
             if (KNOWN.containsKey(key) && !(ours.status() == 200 && status == 200
                     && subsetDiffs(recorded.get("body"), ours.body()).isEmpty())) {
                 result.known.add(key + " (" + KNOWN.get(key) + ")");
                 continue;
             }
             if (status != 200) {
+                leaves[0]++;
                 if (ours.status() == status) {
                     result.statusMatched++;
+                    leaves[1]++;
                 } else {
                     result.failures.add(where + ": status " + ours.status() + ", peer " + status);
                 }
@@ -156,14 +157,20 @@ final class PeerAnswers {
             JsonNode theirs = recorded.get("body");
             if (request.startsWith("/extended/v1/tx/multiple") && ours.status() == 404 && allMisses(theirs)) {
                 result.deliberate++;
+                int n = leafCount(theirs);
+                leaves[0] += n;
+                leaves[1] += n;
                 continue;
             }
             if (ours.status() != 200) {
                 result.failures.add(where + ": status " + ours.status() + " " + ours.raw());
+                leaves[0] += leafCount(theirs);
                 continue;
             }
             List<String> diffs = new ArrayList<>();
-            subset(theirs, ours.body(), "", diffs, false);
+            int[] compared = subset(theirs, ours.body(), "", diffs, false);
+            leaves[0] += compared[0];
+            leaves[1] += compared[1];
             if (diffs.isEmpty()) {
                 result.matched++;
             } else {
@@ -180,26 +187,6 @@ final class PeerAnswers {
         return diffs;
     }
 
-    /** True when every address in the request is of the server's network, null when both networks appear. */
-    private static Boolean network(String request, String chainId) {
-        Matcher m = ADDRESS.matcher(request);
-        boolean sawMain = false;
-        boolean sawTest = false;
-        while (m.find()) {
-            String a = m.group();
-            if (a.startsWith("SP") || a.startsWith("SM")) {
-                sawMain = true;
-            } else {
-                sawTest = true;
-            }
-        }
-        if (sawMain && sawTest) {
-            return null;
-        }
-        boolean mainnet = "0x00000001".equals(chainId);
-        return !(sawMain && !mainnet) && !(sawTest && mainnet);
-    }
-
     private static boolean allMisses(JsonNode body) {
         for (JsonNode entry : body) {
             if (entry.path("found").asBoolean()) {
@@ -209,47 +196,80 @@ final class PeerAnswers {
         return true;
     }
 
-    private static void subset(JsonNode theirs, JsonNode ours, String path, List<String> diffs, boolean unanchored) {
+    /** Scalar values in a JSON tree (an empty array or object counts as one value). */
+    static int leafCount(JsonNode node) {
+        if (node == null || !node.isContainerNode()) {
+            return 1;
+        }
+        if (node.isEmpty()) {
+            return 1;
+        }
+        int n = 0;
+        for (JsonNode child : node) {
+            n += leafCount(child);
+        }
+        return n;
+    }
+
+    /**
+     * Adds a line per difference; returns {leaf values of theirs, of which equal in ours}. Values
+     * skipped as deliberate differences count as equal.
+     */
+    private static int[] subset(JsonNode theirs, JsonNode ours, String path, List<String> diffs, boolean unanchored) {
         if (ours == null) {
             diffs.add(path + ": missing (peer " + abbreviate(theirs) + ")");
-            return;
+            return new int[]{leafCount(theirs), 0};
         }
         if (theirs.isObject()) {
             if (!ours.isObject()) {
                 diffs.add(path + ": peer object, ours " + abbreviate(ours));
-                return;
+                return new int[]{leafCount(theirs), 0};
             }
+            if (theirs.isEmpty()) {
+                return new int[]{1, ours.isEmpty() ? 1 : 0};
+            }
+            int[] n = new int[2];
             boolean isUnanchored = unanchored || theirs.path("is_unanchored").asBoolean(false);
             boolean miss = theirs.has("found") && !theirs.get("found").asBoolean();
             for (Iterator<Map.Entry<String, JsonNode>> it = theirs.fields(); it.hasNext(); ) {
                 Map.Entry<String, JsonNode> field = it.next();
                 String name = field.getKey();
-                if (path.isEmpty() && name.equals("server_version")) {
+                boolean deliberate = path.isEmpty() && name.equals("server_version")
+                        || name.equals("total") && theirs.path("results").isArray() && theirs.get("results").isEmpty()
+                        && theirs.path("offset").asInt() > 0
+                        || miss && name.equals("result")
+                        || isUnanchored && (name.equals("block_time") || name.equals("block_time_iso"));
+                if (deliberate) {
+                    int leaves = leafCount(field.getValue());
+                    n[0] += leaves;
+                    n[1] += leaves;
                     continue;
                 }
-                if (name.equals("total") && theirs.path("results").isArray() && theirs.get("results").isEmpty()
-                        && theirs.path("offset").asInt() > 0) {
-                    continue;
-                }
-                if (miss && name.equals("result")) {
-                    continue;
-                }
-                if (isUnanchored && (name.equals("block_time") || name.equals("block_time_iso"))) {
-                    continue;
-                }
-                subset(field.getValue(), ours.get(name), path + "/" + name, diffs, isUnanchored);
+                int[] child = subset(field.getValue(), ours.get(name), path + "/" + name, diffs, isUnanchored);
+                n[0] += child[0];
+                n[1] += child[1];
             }
+            return n;
         } else if (theirs.isArray()) {
             if (!ours.isArray() || ours.size() != theirs.size()) {
                 diffs.add(path + ": peer array of " + theirs.size() + ", ours " + abbreviate(ours));
-                return;
+                return new int[]{leafCount(theirs), 0};
             }
+            if (theirs.isEmpty()) {
+                return new int[]{1, 1};
+            }
+            int[] n = new int[2];
             for (int i = 0; i < theirs.size(); i++) {
-                subset(theirs.get(i), ours.get(i), path + "/" + i, diffs, unanchored);
+                int[] child = subset(theirs.get(i), ours.get(i), path + "/" + i, diffs, unanchored);
+                n[0] += child[0];
+                n[1] += child[1];
             }
+            return n;
         } else if (!sameScalar(theirs, ours)) {
             diffs.add(path + ": peer " + abbreviate(theirs) + ", ours " + abbreviate(ours));
+            return new int[]{1, 0};
         }
+        return new int[]{1, 1};
     }
 
     private static boolean sameScalar(JsonNode theirs, JsonNode ours) {

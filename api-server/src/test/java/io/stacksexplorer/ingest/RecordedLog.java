@@ -36,6 +36,8 @@ final class RecordedLog {
     final Map<String, JsonNode> unanchoredOnTip = new LinkedHashMap<>();
     final Set<String> allTxIds = new LinkedHashSet<>();
     Block tip;
+    /** The genesis block (height 0) whose content is served as part of block 1, when the log has one. */
+    Block genesis;
 
     RecordedLog(Path file) throws IOException {
         this.file = file;
@@ -63,7 +65,18 @@ final class RecordedLog {
             }
         }
         for (Block b = tip; b != null; b = blocks.get(b.parent())) {
-            canonicalChain.add(0, b.indexBlockHash());
+            if (b.height() > 0) {
+                canonicalChain.add(0, b.indexBlockHash());
+            }
+        }
+        // Block 0 is never served; its content is served as part of block 1: the block 0 that block 1
+        // builds on, else the last one delivered (GenesisBlock).
+        Block blockOne = canonicalChain.isEmpty() ? null : blocks.get(canonicalChain.get(0));
+        for (Block b : blocks.values()) {
+            if (b.height() == 0 && (genesis == null || blockOne == null
+                    || !genesis.indexBlockHash().equals(blockOne.parent()))) {
+                genesis = b;
+            }
         }
         Set<String> confirmedMicroblocks = new java.util.HashSet<>();
         for (Block b : blocks.values()) {
@@ -98,16 +111,26 @@ final class RecordedLog {
     Map<String, JsonNode> canonicalTransactions() {
         Map<String, JsonNode> txs = new LinkedHashMap<>();
         for (String hash : canonicalChain) {
-            blocks.get(hash).json().get("transactions").forEach(tx -> txs.put(tx.get("txid").asText(), tx));
+            served(blocks.get(hash), "transactions").forEach(tx -> txs.put(tx.get("txid").asText(), tx));
         }
         return txs;
+    }
+
+    /** A payload array of a block as served: block 1's includes the genesis block's. */
+    List<JsonNode> served(Block block, String array) {
+        List<JsonNode> items = new ArrayList<>();
+        if (block.height() == 1 && genesis != null) {
+            genesis.json().get(array).forEach(items::add);
+        }
+        block.json().get(array).forEach(items::add);
+        return items;
     }
 
     /** Committed contract logs of canonical-chain blocks: contract id → (tx id + value hex). */
     Map<String, List<String>> canonicalContractLogs() {
         Map<String, List<String>> logs = new HashMap<>();
         for (String hash : canonicalChain) {
-            for (JsonNode e : blocks.get(hash).json().get("events")) {
+            for (JsonNode e : served(blocks.get(hash), "events")) {
                 if (e.get("type").asText().equals("contract_event") && e.path("committed").asBoolean(true)) {
                     JsonNode d = e.get("contract_event");
                     logs.computeIfAbsent(d.get("contract_identifier").asText(), k -> new ArrayList<>())
