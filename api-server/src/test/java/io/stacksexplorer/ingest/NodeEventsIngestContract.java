@@ -74,6 +74,7 @@ abstract class NodeEventsIngestContract {
             }
             JsonNode b = answer.body();
             expect(failures, where + " block " + block.height() + " index_block_hash", hash, b.get("index_block_hash").asText());
+            checkTimes(b, where + " block " + block.height(), java.util.Set.of(), failures);
             List<JsonNode> txs = log.served(block, "transactions");
             expect(failures, where + " block " + block.height() + " tx_count",
                     String.valueOf(txs.size()), b.get("tx_count").asText());
@@ -115,6 +116,7 @@ abstract class NodeEventsIngestContract {
                             entry.at("/result/tx_status").asText());
                     expect(failures, where + " tx " + id + " unanchored",
                             String.valueOf(!canonical.containsKey(id)), entry.at("/result/is_unanchored").asText("false"));
+                    checkTimes(entry.get("result"), where + " tx " + id, UNKNOWN_TX_TIMES, failures);
                 }
             }
         }
@@ -258,6 +260,37 @@ abstract class NodeEventsIngestContract {
             answers.put(request, answer.body());
         }
         return answers;
+    }
+
+    /** Transaction times the spec documents as possibly unknown ({@code -1} or {@code 0}, rendered {@code ""}). */
+    static final Set<String> UNKNOWN_TX_TIMES = Set.of("burn_block_time_iso", "parent_burn_block_time_iso");
+
+    /**
+     * Every {@code *_time_iso} is a valid ISO-8601 time matching its {@code *_time}, or {@code ""}
+     * where the spec documents an unknown time (and then {@code *_time} is not positive).
+     */
+    static void checkTimes(JsonNode object, String where, Set<String> mayBeUnknown, List<String> failures) {
+        for (java.util.Iterator<String> it = object.fieldNames(); it.hasNext(); ) {
+            String name = it.next();
+            if (!name.endsWith("_time_iso")) {
+                continue;
+            }
+            String iso = object.get(name).asText();
+            long seconds = object.path(name.substring(0, name.length() - 4)).asLong();
+            if (iso.isEmpty()) {
+                if (!mayBeUnknown.contains(name) || seconds > 0) {
+                    failures.add(where + " " + name + " is \"\" (" + name.replace("_iso", "") + " " + seconds + ")");
+                }
+                continue;
+            }
+            try {
+                if (java.time.Instant.parse(iso).getEpochSecond() != seconds) {
+                    failures.add(where + " " + name + " " + iso + " is not " + seconds);
+                }
+            } catch (java.time.format.DateTimeParseException e) {
+                failures.add(where + " " + name + " is not an ISO-8601 time: " + iso);
+            }
+        }
     }
 
     static void expect(List<String> failures, String what, String expected, String actual) {

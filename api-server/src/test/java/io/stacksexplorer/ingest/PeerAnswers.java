@@ -35,6 +35,14 @@ import java.util.stream.Stream;
  *       when the page is empty (PEER.md); ours is the real total.</li>
  * </ul>
  *
+ * <p>Each log is replayed once, with the chain id the peer ran it with (mocknet: testnet). Addresses
+ * and contracts of the other network are compared like any others: the mocknet run carries mainnet
+ * ones, and both servers answer them with their data (an empty page when there is none).
+ *
+ * <p>Fidelity is also counted per log as leaf values: every scalar of a peer 200 body (an empty
+ * array or object counts as one, a deliberate difference as equal) and every non-200 status, and
+ * how many of them ours matches; printed with the result.
+ *
  * <p>Known, not deliberate differences go to {@link #KNOWN} (reported, not failed); there are none now.
  */
 final class PeerAnswers {
