@@ -2,14 +2,19 @@ package io.stacksexplorer;
 
 import io.micronaut.context.ApplicationContext;
 import io.micronaut.runtime.Micronaut;
+import io.stacksexplorer.config.RunModeSettings;
 import io.stacksexplorer.config.StorageSettings;
+import io.stacksexplorer.generate.GenerateCommand;
 import io.stacksexplorer.ingest.EventIngestor;
 import io.stacksexplorer.ingest.TsvReplay;
 import me.tongfei.progressbar.ProgressBar;
 import me.tongfei.progressbar.ProgressBarBuilder;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
 import picocli.CommandLine.Unmatched;
 
 import java.nio.file.Files;
@@ -17,10 +22,10 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import java.util.regex.Pattern;
 
 /**
  * Starts the API server on the database chosen by the environment (see {@link StorageSettings}),
@@ -29,30 +34,54 @@ import java.util.concurrent.CountDownLatch;
  * <p>{@code STACKS_API_MODE}, as the peer's: {@code readonly} serves the API only (no event
  * observer), {@code writeonly} runs the event observer only (no public API), anything else both.
  */
-@Command(name = "api-server", mixinStandardHelpOptions = true,
-        description = "Stacks explorer API; with no command it starts the server.",
-        subcommands = {Application.Replay.class, Application.Rebuild.class,
-                io.stacksexplorer.generate.GenerateCommand.class})
+@Command(name = "api-server", mixinStandardHelpOptions = true, sortOptions = false,
+        description = "Stacks explorer API; with no command it starts the server (configured by environment"
+                + " variables, see README).",
+        subcommands = {CommandLine.HelpCommand.class, Application.Replay.class, Application.Rebuild.class,
+                GenerateCommand.class})
 public final class Application implements Callable<Integer> {
 
-    /** Micronaut's own command-line properties (e.g. {@code -micronaut.server.port=8080}) pass through. */
+    /**
+     * Micronaut's own property arguments pass through to the server, and only those: the
+     * {@code -name.with.dots=value} form (e.g. {@code -micronaut.server.port=8080}). Anything
+     * else unknown (a mistyped command, an unknown option) is an error, so that a typo never
+     * starts a server.
+     */
+    static final Pattern PROPERTY_ARGUMENT = Pattern.compile("--?[A-Za-z][\\w-]*(\\.[\\w-]+)+=.*");
+
     @Unmatched
     List<String> serverArgs = new ArrayList<>();
 
+    @Spec
+    CommandSpec spec;
+
     public static void main(String[] args) {
-        int code = new CommandLine(new Application()).execute(args);
+        int code = run(args);
         if (code != 0) {
             System.exit(code);
         }
     }
 
+    /** Parses and runs; an unknown command or option prints the usage and returns 2. */
+    static int run(String... args) {
+        CommandLine cli = new CommandLine(new Application());
+        // picocli hands the top command's @Unmatched tolerance down to its subcommands; they take none.
+        cli.getSubcommands().values().forEach(sub -> sub.setUnmatchedArgumentsAllowed(false));
+        return cli.execute(args);
+    }
+
     @Override
     public Integer call() throws InterruptedException {
+        List<String> unknown = serverArgs.stream().filter(a -> !PROPERTY_ARGUMENT.matcher(a).matches()).toList();
+        if (!unknown.isEmpty()) {
+            throw new ParameterException(spec.commandLine(), (unknown.get(0).startsWith("-")
+                    ? "Unknown option: '" : "Unknown command: '") + unknown.get(0) + "'");
+        }
         Map<String, String> env = System.getenv();
         Map<String, Object> props = startupProperties(env);
         String[] args = serverArgs.toArray(String[]::new);
-        if ("writeonly".equals(apiMode(env))) {
-            // No public API server: only the context (database, write path, event observer).
+        if (RunModeSettings.WRITEONLY.equals(RunModeSettings.apiMode(env))) {
+            // No public API server: only the context (database, write path, event observer, metrics).
             ApplicationContext context = ApplicationContext.builder(Application.class).args(args)
                     .properties(props).start();
             CountDownLatch stopped = new CountDownLatch(1);
@@ -68,9 +97,9 @@ public final class Application implements Callable<Integer> {
     }
 
     /**
-     * Storage from the environment; the demo chain (mainnet, generated) only ever goes into the
-     * embedded database of a mainnet server, never into an operator's PostgreSQL. The event
-     * observer listens unless {@code STACKS_API_MODE=readonly}.
+     * Storage, mode and metrics from the environment ({@link StorageSettings}, {@link RunModeSettings});
+     * the demo chain (mainnet, generated) only ever goes into the embedded database of a mainnet
+     * server, never into an operator's PostgreSQL.
      */
     static Map<String, Object> startupProperties(Map<String, String> env) {
         Map<String, Object> props = new HashMap<>(StorageSettings.properties(env));
@@ -78,27 +107,36 @@ public final class Application implements Callable<Integer> {
         if (StorageSettings.usesPostgres(env) || testnet) {
             props.put("demo-data.enabled", false);
         }
-        props.put("stacks.event-observer.enabled", !"readonly".equals(apiMode(env)));
         props.put("stacks.event-observer.host", env.getOrDefault("STACKS_CORE_EVENT_HOST", "127.0.0.1"));
         props.put("stacks.event-observer.port", Integer.parseInt(env.getOrDefault("STACKS_CORE_EVENT_PORT", "3700")));
+        props.putAll(RunModeSettings.modeProperties(env));
+        props.putAll(RunModeSettings.metricsProperties(env));
         return props;
     }
 
     static String apiMode(Map<String, String> env) {
-        return env.getOrDefault("STACKS_API_MODE", "default").trim().toLowerCase(Locale.ROOT);
+        return RunModeSettings.apiMode(env);
     }
 
     /** A context for a maintenance command: the database and the write path, no servers, no demo chain. */
     static ApplicationContext commandContext() {
-        Map<String, Object> props = startupProperties(System.getenv());
+        Map<String, String> env = System.getenv();
+        Map<String, Object> props = startupProperties(env);
         props.put("stacks.event-observer.enabled", false);
         props.put("demo-data.enabled", false);
+        // Commands write: they migrate even where the server would be a reader. Their metrics
+        // (replay rate) are served only when a port is named, so a command never collides with a
+        // server's listener on the same host.
+        props.put("flyway.datasources.default.enabled", true);
+        props.put("datasources.default.read-only", false);
+        props.put("stacks.metrics.enabled", env.containsKey("STACKS_API_METRICS_PORT")
+                && Boolean.TRUE.equals(props.get("stacks.metrics.enabled")));
         return ApplicationContext.builder(Application.class).properties(props).start();
     }
 
     @Command(name = "replay", mixinStandardHelpOptions = true,
-            description = "Ingests a recorded event log (TSV: id, timestamp, path, JSON) into the configured database,"
-                    + " in order. Idempotent.")
+            description = "Ingests a recorded event log (TSV: id, timestamp, path, JSON) into the configured"
+                    + " database, in order; idempotent.")
     static final class Replay implements Callable<Integer> {
 
         @Parameters(paramLabel = "FILE.tsv", description = "the event log")

@@ -37,6 +37,12 @@ public final class StorageSettings {
             props.put("datasources.default.driver-class-name", "org.postgresql.Driver");
             props.put("datasources.default.username", env.getOrDefault("PG_USER", "postgres"));
             props.put("datasources.default.password", env.getOrDefault("PG_PASSWORD", ""));
+            // Fail fast when the server is gone: a new connection gives up after 1 s (the pool's own
+            // connection-timeout bounds every caller's wait, see application.yml), and a read on a
+            // half-open connection (host gone without a reset) after 60 s instead of never.
+            props.put("datasources.default.data-source-properties.connectTimeout", "1");
+            props.put("datasources.default.data-source-properties.socketTimeout", "60");
+            props.put("datasources.default.data-source-properties.tcpKeepAlive", "true");
             if (notBlank(env.get("PG_SCHEMA"))) {
                 props.put("datasources.default.schema", env.get("PG_SCHEMA"));
                 props.put("flyway.datasources.default.schemas", env.get("PG_SCHEMA"));

@@ -1,25 +1,24 @@
 package io.stacksexplorer.web;
 
 import io.micronaut.data.connection.exceptions.ConnectionException;
+import io.micronaut.data.connection.jdbc.exceptions.CannotGetJdbcConnectionException;
 import io.micronaut.data.exceptions.DataAccessException;
 import io.micronaut.http.HttpRequest;
 import io.micronaut.http.HttpResponse;
-import io.micronaut.http.HttpStatus;
 import io.micronaut.http.annotation.Produces;
 import io.micronaut.http.server.exceptions.ExceptionHandler;
-import io.micronaut.http.server.exceptions.response.ErrorContext;
 import io.micronaut.http.server.exceptions.response.ErrorResponseProcessor;
 import io.micronaut.transaction.exceptions.TransactionException;
+import io.stacksexplorer.ops.Unavailable;
 import jakarta.inject.Singleton;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.zalando.problem.Problem;
-import org.zalando.problem.Status;
 
 /**
  * The database failed or is unreachable: 503, so clients and load balancers retry elsewhere or
  * later. Which exception surfaces depends on where the failure is noticed (a query, taking a
- * connection, opening or closing a transaction), so each kind has a handler; all answer alike.
+ * connection, opening or closing a transaction), so each kind has a handler; all answer alike,
+ * with a detail naming the cause and a {@code Retry-After} ({@link Unavailable}).
  */
 abstract class StorageProblemHandler<E extends RuntimeException> implements ExceptionHandler<E, HttpResponse<?>> {
 
@@ -33,13 +32,14 @@ abstract class StorageProblemHandler<E extends RuntimeException> implements Exce
 
     @Override
     public HttpResponse<?> handle(HttpRequest request, E exception) {
-        LOG.error("storage failure answering {}", request.getPath(), exception);
-        return processor.processResponse(ErrorContext.builder(request).cause(Problem.builder()
-                        .withTitle(Status.SERVICE_UNAVAILABLE.getReasonPhrase())
-                        .withStatus(Status.SERVICE_UNAVAILABLE)
-                        .withDetail("the database is unavailable")
-                        .build()).build(),
-                HttpResponse.status(HttpStatus.SERVICE_UNAVAILABLE));
+        String detail = Unavailable.detailFor(exception);
+        if (detail.equals(Unavailable.UNREACHABLE)) {
+            // Expected during an outage and answered within the pool's timeout: no stack trace per request.
+            LOG.warn("database unreachable answering {}: {}", request.getPath(), exception.getMessage());
+        } else {
+            LOG.error("storage failure answering {}", request.getPath(), exception);
+        }
+        return Unavailable.response(processor, request, detail);
     }
 
     @Singleton
@@ -54,6 +54,15 @@ abstract class StorageProblemHandler<E extends RuntimeException> implements Exce
     @Produces
     static class Connection extends StorageProblemHandler<ConnectionException> {
         Connection(ErrorResponseProcessor<?> processor) {
+            super(processor);
+        }
+    }
+
+    /** No connection within the pool's timeout (database down): not a DataAccessException subtype. */
+    @Singleton
+    @Produces
+    static class NoConnection extends StorageProblemHandler<CannotGetJdbcConnectionException> {
+        NoConnection(ErrorResponseProcessor<?> processor) {
             super(processor);
         }
     }

@@ -1,0 +1,68 @@
+package io.stacksexplorer.ops;
+
+import io.micronaut.data.connection.jdbc.advice.DelegatingDataSource;
+import io.micronaut.health.HealthStatus;
+import io.micronaut.management.endpoint.health.HealthEndpoint;
+import io.micronaut.management.health.indicator.HealthIndicator;
+import io.micronaut.management.health.indicator.HealthResult;
+import io.micronaut.management.health.indicator.annotation.Readiness;
+import io.micronaut.context.annotation.Requires;
+import jakarta.inject.Singleton;
+import org.reactivestreams.Publisher;
+import io.micronaut.core.async.publisher.Publishers;
+import io.micronaut.scheduling.TaskExecutors;
+import jakarta.inject.Named;
+
+import javax.sql.DataSource;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+
+/**
+ * Readiness for a load balancer: DOWN while no connection can be had (within the pool's
+ * connection-timeout) or while the schema is missing or older than this server's migrations.
+ */
+@Singleton
+@Readiness
+@Requires(beans = HealthEndpoint.class)
+class DatabaseReadiness implements HealthIndicator {
+
+    private final DataSource dataSource;
+    private final SchemaStatus schema;
+    private final ExecutorService blocking;
+
+    DatabaseReadiness(DataSource dataSource, SchemaStatus schema, @Named(TaskExecutors.BLOCKING) ExecutorService blocking) {
+        this.dataSource = DelegatingDataSource.unwrapDataSource(dataSource);
+        this.schema = schema;
+        this.blocking = blocking;
+    }
+
+    @Override
+    public Publisher<HealthResult> getResult() {
+        // JDBC blocks: off the event loop.
+        return Publishers.fromCompletableFuture(() -> CompletableFuture.supplyAsync(this::check, blocking));
+    }
+
+    private HealthResult check() {
+        Map<String, Object> details = new LinkedHashMap<>();
+        HealthStatus status = HealthStatus.UP;
+        try (Connection c = dataSource.getConnection()) {
+            details.put("database", c.getMetaData().getDatabaseProductName());
+            details.put("readOnly", c.isReadOnly());
+        } catch (SQLException | RuntimeException e) {
+            status = HealthStatus.DOWN;
+            details.put("problem", Unavailable.detailFor(e));
+        }
+        if (status == HealthStatus.UP) {
+            var problem = schema.problem();
+            if (problem.isPresent()) {
+                status = HealthStatus.DOWN;
+                details.put("problem", problem.get());
+            }
+        }
+        return HealthResult.builder("database", status).details(details).build();
+    }
+}

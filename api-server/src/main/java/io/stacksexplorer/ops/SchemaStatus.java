@@ -1,0 +1,90 @@
+package io.stacksexplorer.ops;
+
+import io.micronaut.context.annotation.Value;
+import io.micronaut.data.connection.jdbc.advice.DelegatingDataSource;
+import jakarta.inject.Singleton;
+import org.flywaydb.core.Flyway;
+import org.flywaydb.core.api.MigrationInfo;
+import org.flywaydb.core.api.MigrationInfoService;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import javax.sql.DataSource;
+import java.util.Arrays;
+import java.util.Optional;
+
+/**
+ * Whether the database's schema is as new as this server's migrations, read with Flyway's
+ * {@code info} (a SELECT on its history table; nothing is created or locked, so it works on a
+ * read-only standby). A reader that starts before the writer has migrated answers 503 until the
+ * schema arrives; once current, the answer is kept (the writer never migrates backwards) and the
+ * check costs nothing per request.
+ */
+@Singleton
+public class SchemaStatus {
+
+    public static final String NOT_MIGRATED_DETAIL =
+            "the database schema is missing or older than this server expects; waiting for the writer to migrate it";
+
+    /** How often an outdated schema is looked at again; requests in between get the last answer. */
+    private static final long RECHECK_NANOS = 1_000_000_000L;
+
+    private static final Logger LOG = LoggerFactory.getLogger(SchemaStatus.class);
+
+    private final Flyway flyway;
+    private volatile boolean current;
+    private volatile String problem = NOT_MIGRATED_DETAIL;
+    private volatile long checkedAt = System.nanoTime() - RECHECK_NANOS;
+
+    SchemaStatus(DataSource dataSource,
+                 @Value("${flyway.datasources.default.locations:classpath:db/migration/common}") String[] locations,
+                 @Value("${flyway.datasources.default.schemas:}") String schemas) {
+        var config = Flyway.configure()
+                .dataSource(DelegatingDataSource.unwrapDataSource(dataSource))
+                .locations(locations);
+        if (!schemas.isBlank()) {
+            config.schemas(schemas.split(","));
+        }
+        this.flyway = config.load();
+    }
+
+    /** Empty when the schema is current; otherwise why the API cannot answer yet. */
+    public Optional<String> problem() {
+        if (current) {
+            return Optional.empty();
+        }
+        long now = System.nanoTime();
+        if (now - checkedAt >= RECHECK_NANOS) {
+            synchronized (this) {
+                if (!current && now - checkedAt >= RECHECK_NANOS) {
+                    check();
+                    checkedAt = System.nanoTime();
+                }
+            }
+        }
+        return current ? Optional.empty() : Optional.of(problem);
+    }
+
+    private void check() {
+        try {
+            MigrationInfoService info = flyway.info();
+            MigrationInfo applied = info.current();
+            MigrationInfo[] pending = info.pending();
+            if (applied != null && pending.length == 0) {
+                current = true;
+                LOG.info("database schema at version {}: serving", applied.getVersion());
+                return;
+            }
+            String expected = Arrays.stream(info.all()).reduce((a, b) -> b)
+                    .map(m -> String.valueOf(m.getVersion())).orElse("?");
+            problem = applied == null
+                    ? "the database schema is not there yet (this server needs version " + expected
+                    + "); waiting for the writer to migrate it"
+                    : "the database schema is at version " + applied.getVersion() + ", this server needs "
+                    + expected + "; waiting for the writer to migrate it";
+        } catch (RuntimeException e) {
+            problem = Unavailable.detailFor(e);
+            LOG.debug("schema check failed", e);
+        }
+    }
+}

@@ -1,0 +1,155 @@
+package io.stacksexplorer.ops;
+
+import io.stacksexplorer.http.TestDatabase;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+/**
+ * A PostgreSQL cluster of a test's own, from Debian's postgresql package binaries (initdb, pg_ctl,
+ * pg_basebackup): in a temp dir, on a free loopback port, trust auth, stopped and deleted on
+ * close. Tests that stop the database or replicate it use one, never the shared server. Run as
+ * root, the binaries run as user postgres (initdb refuses root).
+ */
+final class PgCluster implements AutoCloseable {
+
+    private final Path bin;
+    private final Path dir;
+    private final int port;
+    private final Thread cleanup;
+
+    private PgCluster(Path bin, Path dir, int port) {
+        this.bin = bin;
+        this.dir = dir;
+        this.port = port;
+        this.cleanup = new Thread(this::stopQuietly, "pg-cluster-cleanup");
+        Runtime.getRuntime().addShutdownHook(cleanup);
+    }
+
+    /** The newest installed server binaries, if any. */
+    static Optional<Path> binaries() {
+        try (Stream<Path> versions = Files.list(Path.of("/usr/lib/postgresql"))) {
+            return versions.map(v -> v.resolve("bin"))
+                    .filter(b -> Files.isExecutable(b.resolve("initdb")) && Files.isExecutable(b.resolve("pg_ctl"))
+                            && Files.isExecutable(b.resolve("pg_basebackup")))
+                    .max(Comparator.comparing(b -> Integer.parseInt(b.getParent().getFileName().toString().replaceAll("\\D", "0"))));
+        } catch (IOException e) {
+            return Optional.empty();
+        }
+    }
+
+    /** PostgreSQL tests switched on and the binaries present. */
+    static boolean available() {
+        return TestDatabase.postgresEnabled() && binaries().isPresent();
+    }
+
+    static PgCluster primary() throws Exception {
+        Path bin = binaries().orElseThrow();
+        PgCluster cluster = new PgCluster(bin, newDir(), freePort());
+        cluster.run(bin.resolve("initdb").toString(), "-D", cluster.data().toString(), "-U", "postgres",
+                "--auth=trust", "-E", "UTF8", "--no-sync");
+        Files.writeString(cluster.data().resolve("pg_hba.conf"), "\nhost replication all 127.0.0.1/32 trust\n",
+                java.nio.file.StandardOpenOption.APPEND);
+        cluster.start();
+        return cluster;
+    }
+
+    /** A hot standby streaming from this cluster ({@code pg_basebackup -R}). */
+    PgCluster standby() throws Exception {
+        PgCluster standby = new PgCluster(bin, newDir(), freePort());
+        standby.run(bin.resolve("pg_basebackup").toString(), "-h", "127.0.0.1", "-p", String.valueOf(port),
+                "-U", "postgres", "-D", standby.data().toString(), "-R", "-X", "stream");
+        standby.start();
+        return standby;
+    }
+
+    int port() {
+        return port;
+    }
+
+    /** The environment a server would be given for this cluster (database postgres). */
+    Map<String, String> env() {
+        return Map.of("PG_HOST", "127.0.0.1", "PG_PORT", String.valueOf(port), "PG_USER", "postgres",
+                "PG_PASSWORD", "", "PG_DATABASE", "postgres");
+    }
+
+    void start() throws Exception {
+        run(bin.resolve("pg_ctl").toString(), "-D", data().toString(), "-l", dir.resolve("log").toString(), "-w",
+                "-o", "-p " + port + " -k " + dir + " -c listen_addresses=127.0.0.1 -c fsync=off", "start");
+    }
+
+    void stop() throws Exception {
+        run(bin.resolve("pg_ctl").toString(), "-D", data().toString(), "-m", "fast", "-w", "stop");
+    }
+
+    private Path data() {
+        return dir.resolve("data");
+    }
+
+    private void stopQuietly() {
+        try {
+            if (Files.exists(data().resolve("postmaster.pid"))) {
+                stop();
+            }
+        } catch (Exception e) {
+            // best effort at JVM exit
+        }
+    }
+
+    @Override
+    public void close() throws Exception {
+        try {
+            stopQuietly();
+        } finally {
+            Runtime.getRuntime().removeShutdownHook(cleanup);
+            new ProcessBuilder("rm", "-rf", dir.toString()).inheritIO().start().waitFor(60, TimeUnit.SECONDS);
+        }
+    }
+
+    private static boolean root() {
+        return "root".equals(System.getProperty("user.name"));
+    }
+
+    private static Path newDir() throws Exception {
+        Path dir = Files.createTempDirectory("pg-cluster");
+        if (root()) {
+            new ProcessBuilder("chmod", "755", dir.toString()).start().waitFor();
+            new ProcessBuilder("chown", "postgres", dir.toString()).start().waitFor();
+        }
+        return dir;
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            return s.getLocalPort();
+        }
+    }
+
+    private void run(String... command) throws Exception {
+        List<String> cmd = new ArrayList<>();
+        if (root()) {
+            cmd.addAll(List.of("su", "postgres", "-s", "/bin/sh", "-c", String.join(" ", Stream.of(command).map(PgCluster::quote).toList())));
+        } else {
+            cmd.addAll(List.of(command));
+        }
+        Process p = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true).start();
+        String output = new String(p.getInputStream().readAllBytes());
+        if (!p.waitFor(120, TimeUnit.SECONDS) || p.exitValue() != 0) {
+            String log = Files.exists(dir.resolve("log")) ? Files.readString(dir.resolve("log")) : "";
+            throw new IllegalStateException(String.join(" ", command) + " failed:\n" + output + "\n" + log);
+        }
+    }
+
+    private static String quote(String s) {
+        return "'" + s.replace("'", "'\\''") + "'";
+    }
+}

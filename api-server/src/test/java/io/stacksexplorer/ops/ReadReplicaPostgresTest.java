@@ -1,0 +1,70 @@
+package io.stacksexplorer.ops;
+
+import io.micronaut.context.ApplicationContext;
+import io.micronaut.data.connection.jdbc.advice.DelegatingDataSource;
+import io.micronaut.runtime.server.EmbeddedServer;
+import io.stacksexplorer.config.RunModeSettings;
+import io.stacksexplorer.config.StorageSettings;
+import io.stacksexplorer.demo.DemoChain;
+import io.stacksexplorer.write.ChainWriter;
+import io.stacksexplorer.write.NewBlock;
+import org.junit.jupiter.api.Test;
+
+import javax.sql.DataSource;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * Real streaming replication: a primary and a hot standby made with {@code pg_basebackup -R}. A
+ * reader ({@code STACKS_API_MODE=readonly}) on the standby starts first, before any schema exists,
+ * and answers 503; the writer starts on the primary, migrates and writes blocks through the write
+ * path; the reader serves every new block within seconds, without restart.
+ */
+class ReadReplicaPostgresTest {
+
+    @Test
+    void readerOnAStandbyServesTheWritersBlocks() throws Exception {
+        assumeTrue(PgCluster.available(), "needs -Dpg.tests=true and the postgresql server binaries");
+        List<NewBlock> blocks = DemoChain.generate(DemoChain.DEFAULT_SEED).blocks();
+        try (PgCluster primary = PgCluster.primary(); PgCluster standby = primary.standby()) {
+            Map<String, Object> readerProps = new HashMap<>(StorageSettings.properties(standby.env()));
+            readerProps.putAll(RunModeSettings.readonlyProperties());
+            readerProps.put("micronaut.server.port", -1);
+            try (ApplicationContext reader = ApplicationContext.run(EmbeddedServer.class, readerProps).getApplicationContext()) {
+                String api = reader.getBean(EmbeddedServer.class).getURL().toString();
+                DataSource readerDb = DelegatingDataSource.unwrapDataSource(reader.getBean(DataSource.class));
+                try (Connection c = readerDb.getConnection(); ResultSet rs = c.createStatement().executeQuery("select pg_is_in_recovery()")) {
+                    rs.next();
+                    assertTrue(rs.getBoolean(1), "the reader is connected to the standby");
+                }
+                Http.Answer early = Http.get(api + "/extended/v2/blocks/latest");
+                assertEquals(503, early.status(), early.body());
+                assertTrue(early.body().contains("schema is not there yet"), early.body());
+                assertEquals(503, Http.get(api + "/health/readiness").status());
+
+                Map<String, Object> writerProps = DatabaseOutagePostgresTest.serverProperties(primary);
+                try (ApplicationContext writer = ApplicationContext.run(EmbeddedServer.class, writerProps).getApplicationContext()) {
+                    ChainWriter chain = writer.getBean(ChainWriter.class);
+                    for (int n : new int[]{5, 12}) {
+                        blocks.stream().skip(n == 5 ? 0 : 5).limit(n == 5 ? 5 : 7).forEach(chain::writeBlock);
+                        long written = System.nanoTime();
+                        Http.Answer tip = Wait.until(() -> Http.get(api + "/extended/v2/blocks/latest"),
+                                a -> a.status() == 200 && a.body().contains("\"height\":" + n + ","), 15);
+                        System.out.printf("reader on the standby served block %d %d ms after the writer wrote it%n",
+                                n, (System.nanoTime() - written) / 1_000_000);
+                        assertTrue(tip.header("ETag") != null, "ETag from the body");
+                        assertEquals(200, Http.get(api + "/extended/v2/blocks/" + (n - 1)).status());
+                    }
+                    assertEquals(200, Http.get(api + "/health/readiness").status());
+                }
+            }
+        }
+    }
+}
