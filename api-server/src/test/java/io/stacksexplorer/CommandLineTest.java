@@ -39,7 +39,8 @@ class CommandLineTest {
 
     @Test
     void unknownCommandsAndOptionsPrintUsageAndFail() {
-        for (String[] args : new String[][]{{"replya"}, {"generate", "--out", "x"}, {"--verbose"}, {"-x"},
+        for (String[] args : new String[][]{{"replya"}, {"--verbose"}, {"-x"},
+                {"generate", "--transactions", "5", "--out", "x", "never-written.tsv"},
                 {"serve", "-micronaut.server.port=1"}}) {
             Run r = run(args);
             assertEquals(2, r.code(), String.join(" ", args) + "\n" + r.err());
@@ -53,7 +54,7 @@ class CommandLineTest {
         Run r = run("--help");
         assertEquals(0, r.code(), r.err());
         assertTrue(r.out().contains("Usage: api-server"), r.out());
-        for (String command : new String[]{"help", "replay", "rebuild"}) {
+        for (String command : new String[]{"help", "replay", "rebuild", "generate"}) {
             assertTrue(r.out().lines().anyMatch(l -> l.matches("\\s+" + command + "\\s+\\S.*")),
                     command + " listed with its description:\n" + r.out());
         }
