@@ -66,6 +66,8 @@ public final class ChainGenerator {
     private Mined tip;
     private Mined beforeTip;
     private List<Placed> stream = List.of();
+    /** How many of the stream's transactions the next block confirms (the rest were forked off). */
+    private int streamConfirmed;
     private final ArrayDeque<long[]> dropDue = new ArrayDeque<>();
     private final ArrayDeque<String> dropIds = new ArrayDeque<>();
     /** Miner and block of each of the last {@link #MATURITY} canonical heights, for matured rewards. */
@@ -130,24 +132,31 @@ public final class ChainGenerator {
         int size = (int) Math.min(blockSize(), budget);
         size = Math.max(size, 1 + stream.size());
         Account miner = traffic.miners[random.nextInt(Traffic.MINERS)];
-        List<GeneratedTx> anchored = new ArrayList<>(size - stream.size());
+        // The block confirms the stream up to its cut; the orphaned tail is mined again, anchored.
+        List<Placed> confirmed = stream.subList(0, streamConfirmed);
+        List<GeneratedTx> anchored = new ArrayList<>(size - confirmed.size());
         long coinbaseNonce = miner.nonce;
         anchored.add(traffic.coinbase(miner, height == 1));
-        while (anchored.size() + stream.size() < size) {
+        for (Placed orphan : stream.subList(streamConfirmed, stream.size())) {
+            anchored.add(orphan.tx());
+        }
+        int fresh = anchored.size();
+        while (anchored.size() + confirmed.size() < size) {
             anchored.add(traffic.next());
         }
-        announce(anchored.subList(1, anchored.size()));
+        announce(anchored.subList(fresh, anchored.size()));
         maybeStale(height);
 
         boolean confirmsStream = !stream.isEmpty();
         Parent parent = tip != null ? tip.asParent()
                 : new Parent(traffic.hash32(), traffic.hash32(), new Burn(burnHash(), burn.height() - 1,
                 burn.time() - 600));
-        Mined block = mine(height, parent, miner, coinbaseNonce, anchored, stream);
+        Mined block = mine(height, parent, miner, coinbaseNonce, anchored, confirmed);
         advance(random.nextInt(20, 90));
         log.block(clock, block.payload(), POX_UNLOCK_HEIGHTS);
         count(block);
         stream = List.of();
+        streamConfirmed = 0;
         beforeTip = tip;
         tip = block;
 
@@ -283,20 +292,32 @@ public final class ChainGenerator {
 
     /**
      * A stream of one to three microblocks on top of the tip, announced to the mempool first and
-     * confirmed by the next block (its transactions count there).
+     * confirmed by the next block (its transactions count there). Now and then the next block
+     * confirms only the first microblocks: the others become a non-canonical microblock fork and
+     * their transactions (anchorable ones) are mined again in that block itself.
      */
     private void microblockStream(int maxTransactions) throws IOException {
         int microblocks = random.nextInt(1, 4);
+        int cut = microblocks;
+        if (microblocks > 1 && (summary.orphanedMicroblocks == 0 || random.nextInt(100) < 20)) {
+            cut = random.nextInt(1, microblocks);
+        }
         List<Placed> txs = new ArrayList<>();
         String parentHash = tip.payload().blockHash();
+        int confirmedCount = 0;
         for (int sequence = 0; sequence < microblocks && txs.size() < maxTransactions; sequence++) {
             String hash = traffic.hash32();
             int count = Math.min(random.nextInt(1, 4), maxTransactions - txs.size());
             for (int i = 0; i < count; i++) {
-                txs.add(new Placed(traffic.microblockTransaction(), i, hash, sequence, parentHash));
+                txs.add(new Placed(traffic.microblockTransaction(sequence >= cut), i, hash, sequence, parentHash));
             }
             parentHash = hash;
             summary.microblocks++;
+            if (sequence < cut) {
+                confirmedCount = txs.size();
+            } else {
+                summary.orphanedMicroblocks++;
+            }
         }
         List<GeneratedTx> announced = new ArrayList<>(txs.size());
         for (Placed p : txs) {
@@ -305,10 +326,20 @@ public final class ChainGenerator {
         advance(random.nextInt(5, 40));
         log.mempool(clock, rawTxs(announced));
         summary.mempoolAnnounced += announced.size();
-        advance(random.nextInt(5, 60));
-        log.microblocks(clock, tip.payload().indexBlockHash(), burn, txs);
+        // The node reports microblocks as they arrive: sometimes the stream comes in two deliveries.
+        int split = txs.size() > 1 && random.nextInt(100) < 30 ? random.nextInt(1, txs.size()) : txs.size();
+        while (split > 0 && split < txs.size() && txs.get(split).microblockHash().equals(txs.get(split - 1)
+                .microblockHash())) {
+            split--;
+        }
+        for (List<Placed> part : split == 0 || split == txs.size() ? List.of(txs)
+                : List.of(txs.subList(0, split), txs.subList(split, txs.size()))) {
+            advance(random.nextInt(5, 60));
+            log.microblocks(clock, tip.payload().indexBlockHash(), burn, part);
+        }
         summary.microblockTransactions += txs.size();
         stream = txs;
+        streamConfirmed = confirmedCount;
     }
 
     // --- mempool ----------------------------------------------------------------------------------

@@ -27,6 +27,7 @@ public final class GeneratorSummary {
     long sponsoredTransactions;
     long contractDeployments;
     long microblocks;
+    long orphanedMicroblocks;
     long microblockTransactions;
     long reorgs;
     long orphanedBlocks;
@@ -76,6 +77,10 @@ public final class GeneratorSummary {
         return microblocks;
     }
 
+    public long orphanedMicroblocks() {
+        return orphanedMicroblocks;
+    }
+
     public long mempoolDropped() {
         return mempoolDropped;
     }
@@ -117,6 +122,7 @@ public final class GeneratorSummary {
             g.writeNumberField("sponsored_transactions", sponsoredTransactions);
             g.writeNumberField("contract_deployments", contractDeployments);
             g.writeNumberField("microblocks", microblocks);
+            g.writeNumberField("orphaned_microblocks", orphanedMicroblocks);
             g.writeNumberField("microblock_transactions", microblockTransactions);
             g.writeNumberField("reorgs", reorgs);
             g.writeNumberField("orphaned_blocks", orphanedBlocks);

@@ -3,6 +3,7 @@ package io.stacksexplorer.generate;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.StreamWriteFeature;
+import io.stacksexplorer.codec.clarity.ClarityValue;
 import io.stacksexplorer.write.ExecutionCost;
 import io.stacksexplorer.write.NewEvent;
 
@@ -243,6 +244,8 @@ final class NodeEventLog {
         if (e instanceof NewEvent.ContractLog log) {
             g.writeStringField("contract_identifier", log.contractId());
             g.writeStringField("topic", log.topic());
+            g.writeFieldName("value");
+            ClaritySerdeJson.write(g, ClarityValue.decodeHex(log.valueHex()));
             g.writeStringField("raw_value", log.valueHex());
         } else if (e instanceof NewEvent.StxAsset a) {
             g.writeStringField("amount", a.amount().toString());
@@ -267,6 +270,8 @@ final class NodeEventLog {
             }
         } else if (e instanceof NewEvent.NonFungibleAsset a) {
             g.writeStringField("asset_identifier", a.assetId());
+            g.writeFieldName("value");
+            ClaritySerdeJson.write(g, ClarityValue.decodeHex(a.valueHex()));
             g.writeStringField("raw_value", a.valueHex());
             if (a.sender() != null) {
                 g.writeStringField("sender", a.sender());

@@ -240,9 +240,15 @@ final class Traffic {
         return tx != null ? tx : userTransfer(AnchorMode.ANY);
     }
 
-    /** A transaction that may travel in a microblock. */
-    GeneratedTx microblockTransaction() {
-        return random.nextBoolean() ? userTransfer(AnchorMode.OFF_CHAIN_ONLY) : deposit(AnchorMode.ANY);
+    /**
+     * A transaction that may travel in a microblock; an {@code anchorable} one may also be mined in
+     * an anchored block (needed when its microblock is forked off and it is mined again).
+     */
+    GeneratedTx microblockTransaction(boolean anchorable) {
+        if (anchorable || random.nextBoolean()) {
+            return random.nextBoolean() ? userTransfer(AnchorMode.ANY) : deposit(AnchorMode.ANY);
+        }
+        return userTransfer(AnchorMode.OFF_CHAIN_ONLY);
     }
 
     /**
