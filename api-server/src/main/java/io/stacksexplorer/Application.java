@@ -31,7 +31,8 @@ import java.util.concurrent.CountDownLatch;
  */
 @Command(name = "api-server", mixinStandardHelpOptions = true,
         description = "Stacks explorer API; with no command it starts the server.",
-        subcommands = {Application.Replay.class, Application.Rebuild.class})
+        subcommands = {Application.Replay.class, Application.Rebuild.class,
+                io.stacksexplorer.generate.GenerateCommand.class})
 public final class Application implements Callable<Integer> {
 
     /** Micronaut's own command-line properties (e.g. {@code -micronaut.server.port=8080}) pass through. */

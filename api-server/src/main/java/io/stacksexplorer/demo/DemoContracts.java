@@ -4,18 +4,19 @@ import java.util.List;
 
 /**
  * Clarity sources and node-style ABI JSON of the demo chain's contracts. The sources read like real
- * contracts so that the explorer's source view has something to show; nothing executes them.
+ * contracts so that the explorer's source view has something to show; nothing executes them. The
+ * chain generator ({@code io.stacksexplorer.generate}) deploys and calls the same contracts.
  */
-final class DemoContracts {
+public final class DemoContracts {
 
     /** A deployable contract: its name, source and the ABI the node would report for a successful deploy. */
-    record Contract(String name, String source, String abi) {
+    public record Contract(String name, String source, String abi) {
     }
 
     private DemoContracts() {
     }
 
-    static final Contract TOKEN = new Contract("demo-token", """
+    public static final Contract TOKEN = new Contract("demo-token", """
             ;; demo-token: a SIP-010 fungible token for the explorer demo chain
             (define-fungible-token demo-token)
 
@@ -72,7 +73,7 @@ final class DemoContracts {
                     variable("token-uri", opt(utf8(256)), "variable")),
             List.of(), "[{\"name\":\"demo-token\"}]", "[]", "Clarity1"));
 
-    static final Contract NFT = new Contract("demo-nft", """
+    public static final Contract NFT = new Contract("demo-nft", """
             ;; demo-nft: a SIP-009 collection of 10,000 demo punks
             (define-non-fungible-token demo-nft uint)
 
@@ -127,7 +128,7 @@ final class DemoContracts {
                     variable("mint-price", "uint128", "constant")),
             List.of(), "[]", "[{\"name\":\"demo-nft\",\"type\":\"uint128\"}]", "Clarity2"));
 
-    static final Contract DEX = new Contract("demo-dex", """
+    public static final Contract DEX = new Contract("demo-dex", """
             ;; demo-dex: a constant-product STX/DEMO pool with a 0.3% fee
             (define-constant err-slippage (err u201))
             (define-constant err-zero-amount (err u202))
@@ -195,7 +196,7 @@ final class DemoContracts {
                     variable("reserve-token", "uint128", "variable")),
             List.of(), "[]", "[]", "Clarity2"));
 
-    static final Contract REGISTRY = new Contract("name-registry", """
+    public static final Contract REGISTRY = new Contract("name-registry", """
             ;; name-registry: first come, first served names, paid for by burning STX
             (define-constant registration-fee u2000000)
             (define-constant term-length u52560)
@@ -290,9 +291,9 @@ final class DemoContracts {
             List.of("{\"name\":\"claimed\",\"key\":\"principal\",\"value\":\"bool\"}"), "[]", "[]", "Clarity2"));
 
     /** A deploy whose top-level code fails at runtime: abort_by_response, never redeployed. */
-    static final String VAULT_NAME = "vault-v0";
+    public static final String VAULT_NAME = "vault-v0";
 
-    static final String VAULT_SOURCE = """
+    public static final String VAULT_SOURCE = """
             ;; vault-v0: STX time-lock vault (first attempt)
             (define-map config (string-ascii 16) principal)
             (define-data-var unlock-height uint u0)
@@ -305,9 +306,9 @@ final class DemoContracts {
             """;
 
     /** A deploy whose top-level STX transfer breaks the deployer's own post condition. */
-    static final String LAUNCHPAD_NAME = "launchpad";
+    public static final String LAUNCHPAD_NAME = "launchpad";
 
-    static final String LAUNCHPAD_SOURCE = """
+    public static final String LAUNCHPAD_SOURCE = """
             ;; launchpad: token sale escrow, seeded with 5 STX at deploy time
             (define-constant seed-amount u5000000)
             (define-data-var raised uint u0)
@@ -322,7 +323,7 @@ final class DemoContracts {
             """;
 
     /** Small contracts users deploy now and then. */
-    static Contract hello(String name, int clarityVersion) {
+    public static Contract hello(String name, int clarityVersion) {
         String source = """
                 ;; %s: my first Clarity contract
                 (define-data-var greeting (string-ascii 64) "Hello, Stacks!")

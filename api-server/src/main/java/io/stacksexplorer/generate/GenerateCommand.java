@@ -1,0 +1,59 @@
+package io.stacksexplorer.generate;
+
+import me.tongfei.progressbar.ProgressBar;
+import me.tongfei.progressbar.ProgressBarBuilder;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+import java.io.BufferedWriter;
+import java.io.OutputStreamWriter;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+
+/** {@code generate FILE.tsv --transactions N [--seed S]}: writes a generated node-event log and its summary. */
+@Command(name = "generate", mixinStandardHelpOptions = true,
+        description = "Writes a deterministic, realistic stacks-node event log (TSV, as recorded logs) of a chain"
+                + " with N transactions, and FILE.tsv.summary.json beside it. Replay it with `replay FILE.tsv`.")
+public final class GenerateCommand implements Callable<Integer> {
+
+    @Parameters(paramLabel = "FILE.tsv", description = "the log to write (replaced if it exists)")
+    Path file;
+
+    @Option(names = "--transactions", required = true, paramLabel = "N",
+            description = "canonical transactions in the chain (coinbases and microblock transactions included)")
+    long transactions;
+
+    @Option(names = "--seed", paramLabel = "S", defaultValue = "1",
+            description = "the same seed always gives the same bytes (default: ${DEFAULT-VALUE})")
+    long seed;
+
+    @Override
+    public Integer call() throws Exception {
+        if (transactions < 1) {
+            System.err.println("--transactions must be at least 1");
+            return 2;
+        }
+        Path absolute = file.toAbsolutePath();
+        if (absolute.getParent() != null) {
+            Files.createDirectories(absolute.getParent());
+        }
+        ChainGenerator generator = new ChainGenerator(seed);
+        GeneratorSummary summary;
+        try (Writer out = new BufferedWriter(new OutputStreamWriter(Files.newOutputStream(absolute),
+                StandardCharsets.UTF_8), 1 << 20);
+             ProgressBar bar = new ProgressBarBuilder().setTaskName("generate").setInitialMax(transactions)
+                     .setUnit(" tx", 1).setUpdateIntervalMillis(500).build()) {
+            summary = generator.generate(transactions, out, bar::stepTo);
+        }
+        summary.bytes = Files.size(absolute);
+        Path summaryFile = absolute.resolveSibling(absolute.getFileName() + ".summary.json");
+        summary.write(summaryFile);
+        System.out.println("generated " + file + ": " + summary);
+        System.out.println("summary: " + summaryFile);
+        return 0;
+    }
+}

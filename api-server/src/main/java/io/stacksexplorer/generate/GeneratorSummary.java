@@ -1,0 +1,148 @@
+package io.stacksexplorer.generate;
+
+import com.fasterxml.jackson.core.JsonEncoding;
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.Map;
+
+/**
+ * What a generated log holds, counted the way the API counts: transactions, blocks and contract
+ * logs of the canonical chain (orphaned blocks and uncommitted events excluded), so that a replay
+ * can be checked against it. Written beside the log as {@code FILE.tsv.summary.json}.
+ */
+public final class GeneratorSummary {
+
+    long seed;
+    long transactions;
+    long blocks;
+    long contractLogs;
+    String hotAddress;
+    long hotAddressTransactions;
+    String hotContract;
+    long hotContractLogs;
+    long failedTransactions;
+    long sponsoredTransactions;
+    long contractDeployments;
+    long microblocks;
+    long microblockTransactions;
+    long reorgs;
+    long orphanedBlocks;
+    long mempoolAnnounced;
+    long mempoolDropped;
+    long mempoolPendingAtEnd;
+    long tipHeight;
+    String tipIndexBlockHash;
+    Map<String, Long> transactionTypes = Map.of();
+    long lines;
+    long bytes;
+    double seconds;
+
+    public long transactions() {
+        return transactions;
+    }
+
+    public long blocks() {
+        return blocks;
+    }
+
+    public long contractLogs() {
+        return contractLogs;
+    }
+
+    public String hotAddress() {
+        return hotAddress;
+    }
+
+    public long hotAddressTransactions() {
+        return hotAddressTransactions;
+    }
+
+    public String hotContract() {
+        return hotContract;
+    }
+
+    public long hotContractLogs() {
+        return hotContractLogs;
+    }
+
+    public long reorgs() {
+        return reorgs;
+    }
+
+    public long microblocks() {
+        return microblocks;
+    }
+
+    public long mempoolDropped() {
+        return mempoolDropped;
+    }
+
+    public long tipHeight() {
+        return tipHeight;
+    }
+
+    public String tipIndexBlockHash() {
+        return tipIndexBlockHash;
+    }
+
+    /** Canonical transactions per {@code tx_type}. */
+    public Map<String, Long> transactionTypes() {
+        return transactionTypes;
+    }
+
+    public long lines() {
+        return lines;
+    }
+
+    public double seconds() {
+        return seconds;
+    }
+
+    public void write(Path file) throws IOException {
+        try (JsonGenerator g = JsonFactory.builder().build().createGenerator(file.toFile(), JsonEncoding.UTF8)) {
+            g.useDefaultPrettyPrinter();
+            g.writeStartObject();
+            g.writeNumberField("seed", seed);
+            g.writeNumberField("transactions", transactions);
+            g.writeNumberField("blocks", blocks);
+            g.writeNumberField("contract_logs", contractLogs);
+            g.writeStringField("hot_address", hotAddress);
+            g.writeNumberField("hot_address_transactions", hotAddressTransactions);
+            g.writeStringField("hot_contract", hotContract);
+            g.writeNumberField("hot_contract_logs", hotContractLogs);
+            g.writeNumberField("failed_transactions", failedTransactions);
+            g.writeNumberField("sponsored_transactions", sponsoredTransactions);
+            g.writeNumberField("contract_deployments", contractDeployments);
+            g.writeNumberField("microblocks", microblocks);
+            g.writeNumberField("microblock_transactions", microblockTransactions);
+            g.writeNumberField("reorgs", reorgs);
+            g.writeNumberField("orphaned_blocks", orphanedBlocks);
+            g.writeNumberField("mempool_announced", mempoolAnnounced);
+            g.writeNumberField("mempool_dropped", mempoolDropped);
+            g.writeNumberField("mempool_pending_at_end", mempoolPendingAtEnd);
+            g.writeNumberField("tip_height", tipHeight);
+            g.writeStringField("tip_index_block_hash", tipIndexBlockHash);
+            g.writeObjectFieldStart("transaction_types");
+            for (Map.Entry<String, Long> e : transactionTypes.entrySet()) {
+                g.writeNumberField(e.getKey(), e.getValue());
+            }
+            g.writeEndObject();
+            g.writeNumberField("lines", lines);
+            g.writeNumberField("bytes", bytes);
+            g.writeNumberField("seconds", Math.round(seconds * 10) / 10.0);
+            g.writeEndObject();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return String.format("%d transactions in %d blocks (%d microblocks, %d reorgs), %d contract logs;"
+                        + " hot address %s in %d transactions (%.1f%%), hot contract %s with %d logs (%.1f%%);"
+                        + " %d lines, %.1f s", transactions, blocks, microblocks, reorgs, contractLogs, hotAddress,
+                hotAddressTransactions, 100.0 * hotAddressTransactions / Math.max(1, transactions), hotContract,
+                hotContractLogs, 100.0 * hotContractLogs / Math.max(1, contractLogs), lines, seconds);
+    }
+}

@@ -1,0 +1,315 @@
+package io.stacksexplorer.generate;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.StreamWriteFeature;
+import io.stacksexplorer.write.ExecutionCost;
+import io.stacksexplorer.write.NewEvent;
+
+import java.io.IOException;
+import java.io.Writer;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.util.List;
+
+/**
+ * Writes node deliveries in the recorded-log TSV format (id, receipt time, path, JSON body; one per
+ * line) with the JSON a stacks-node 2.x event observer posts: field names, nesting, hex and number
+ * forms as in the recorded logs. Bodies are streamed straight into the writer, never built as
+ * strings or trees.
+ */
+final class NodeEventLog {
+
+    private static final String ZERO_HASH = "0x" + "00".repeat(32);
+    private static final JsonFactory JSON = JsonFactory.builder()
+            .disable(StreamWriteFeature.AUTO_CLOSE_TARGET)
+            // Flushing the file on every line would cost more than building the line.
+            .disable(StreamWriteFeature.FLUSH_PASSED_TO_STREAM)
+            .build();
+
+    /** A burn block as the node reports it, and as its Stacks blocks refer to it. */
+    record Burn(String hash, long height, long time) {
+    }
+
+    /** A transaction inside a block or microblock payload, with its microblock placement if any. */
+    record Placed(GeneratedTx tx, int txIndex, String microblockHash, int microblockSequence,
+                  String microblockParentHash) {
+    }
+
+    /** One matured miner reward (reported 100 blocks after the block it pays for). */
+    record Reward(String recipient, long coinbase, long fees, String fromBlockHash, String fromConsensusHash) {
+    }
+
+    /** A {@code /new_block} payload. */
+    record Block(long height, String blockHash, String indexBlockHash, String parentBlockHash,
+                 String parentIndexBlockHash, String parentMicroblock, int parentMicroblockSequence, Burn burn,
+                 Burn parentBurn, String minerTxid, List<Placed> transactions, List<Reward> rewards) {
+    }
+
+    private final Writer out;
+    private long id;
+
+    NodeEventLog(Writer out) {
+        this.out = out;
+    }
+
+    long lines() {
+        return id;
+    }
+
+    void burnBlock(long micros, Burn burn, long burnAmount) throws IOException {
+        JsonGenerator g = begin(micros, "/new_burn_block");
+        g.writeStartObject();
+        g.writeNumberField("burn_amount", burnAmount);
+        g.writeStringField("burn_block_hash", burn.hash());
+        g.writeNumberField("burn_block_height", burn.height());
+        g.writeArrayFieldStart("reward_recipients");
+        g.writeEndArray();
+        g.writeArrayFieldStart("reward_slot_holders");
+        g.writeEndArray();
+        g.writeEndObject();
+        end(g);
+    }
+
+    /** {@code /new_mempool_tx}: a JSON array of raw transactions. */
+    void mempool(long micros, List<String> rawTxs) throws IOException {
+        JsonGenerator g = begin(micros, "/new_mempool_tx");
+        g.writeStartArray();
+        for (String raw : rawTxs) {
+            g.writeString(raw);
+        }
+        g.writeEndArray();
+        end(g);
+    }
+
+    void drop(long micros, List<String> txIds, String newTxId, String reason) throws IOException {
+        JsonGenerator g = begin(micros, "/drop_mempool_tx");
+        g.writeStartObject();
+        g.writeArrayFieldStart("dropped_txids");
+        for (String txId : txIds) {
+            g.writeString(txId);
+        }
+        g.writeEndArray();
+        if (newTxId == null) {
+            g.writeNullField("new_txid");
+        } else {
+            g.writeStringField("new_txid", newTxId);
+        }
+        g.writeStringField("reason", reason);
+        g.writeEndObject();
+        end(g);
+    }
+
+    void block(long micros, Block b, long[] poxUnlockHeights) throws IOException {
+        JsonGenerator g = begin(micros, "/new_block");
+        g.writeStartObject();
+        ExecutionCost anchored = ExecutionCost.ZERO;
+        ExecutionCost streamed = ExecutionCost.ZERO;
+        for (Placed p : b.transactions()) {
+            if (p.microblockHash() == null) {
+                anchored = anchored.plus(p.tx().cost());
+            } else {
+                streamed = streamed.plus(p.tx().cost());
+            }
+        }
+        g.writeFieldName("anchored_cost");
+        cost(g, anchored);
+        g.writeStringField("block_hash", b.blockHash());
+        g.writeNumberField("block_height", b.height());
+        g.writeStringField("burn_block_hash", b.burn().hash());
+        g.writeNumberField("burn_block_height", b.burn().height());
+        g.writeNumberField("burn_block_time", b.burn().time());
+        g.writeFieldName("confirmed_microblocks_cost");
+        cost(g, streamed);
+        g.writeNullField("cycle_number");
+        events(g, b.transactions());
+        g.writeStringField("index_block_hash", b.indexBlockHash());
+        g.writeArrayFieldStart("matured_miner_rewards");
+        for (Reward r : b.rewards()) {
+            g.writeStartObject();
+            g.writeStringField("recipient", r.recipient());
+            g.writeStringField("coinbase_amount", Long.toString(r.coinbase()));
+            g.writeStringField("tx_fees_anchored", Long.toString(r.fees()));
+            g.writeStringField("from_stacks_block_hash", r.fromBlockHash());
+            g.writeStringField("from_index_consensus_hash", r.fromConsensusHash());
+            g.writeStringField("tx_fees_streamed_produced", "0");
+            g.writeStringField("tx_fees_streamed_confirmed", "0");
+            g.writeEndObject();
+        }
+        g.writeEndArray();
+        g.writeStringField("miner_txid", b.minerTxid());
+        g.writeStringField("parent_block_hash", b.parentBlockHash());
+        g.writeStringField("parent_burn_block_hash", b.parentBurn().hash());
+        g.writeNumberField("parent_burn_block_height", b.parentBurn().height());
+        g.writeNumberField("parent_burn_block_timestamp", b.parentBurn().time());
+        g.writeStringField("parent_index_block_hash", b.parentIndexBlockHash());
+        g.writeStringField("parent_microblock", b.parentMicroblock() == null ? ZERO_HASH : b.parentMicroblock());
+        g.writeNumberField("parent_microblock_sequence", b.parentMicroblockSequence());
+        g.writeNumberField("pox_v1_unlock_height", poxUnlockHeights[0]);
+        g.writeNumberField("pox_v2_unlock_height", poxUnlockHeights[1]);
+        g.writeNumberField("pox_v3_unlock_height", poxUnlockHeights[2]);
+        g.writeNullField("reward_set");
+        g.writeNullField("signer_bitvec");
+        transactions(g, b.transactions());
+        g.writeEndObject();
+        end(g);
+    }
+
+    /** {@code /new_microblocks}: a stream (or part of one) on top of an anchored block. */
+    void microblocks(long micros, String parentIndexBlockHash, Burn burn, List<Placed> txs) throws IOException {
+        JsonGenerator g = begin(micros, "/new_microblocks");
+        g.writeStartObject();
+        g.writeStringField("burn_block_hash", burn.hash());
+        g.writeNumberField("burn_block_height", burn.height());
+        g.writeNumberField("burn_block_timestamp", burn.time());
+        events(g, txs);
+        g.writeStringField("parent_index_block_hash", parentIndexBlockHash);
+        transactions(g, txs);
+        g.writeEndObject();
+        end(g);
+    }
+
+    // ------------------------------------------------------------------------------------------
+
+    private void transactions(JsonGenerator g, List<Placed> txs) throws IOException {
+        g.writeArrayFieldStart("transactions");
+        for (Placed p : txs) {
+            GeneratedTx tx = p.tx();
+            g.writeStartObject();
+            g.writeStringField("txid", tx.txId());
+            g.writeStringField("raw_tx", tx.rawTx());
+            g.writeStringField("status", tx.status().apiName());
+            g.writeNumberField("tx_index", p.txIndex());
+            g.writeStringField("raw_result", tx.rawResult());
+            g.writeNullField("burnchain_op");
+            g.writeFieldName("contract_abi");
+            if (tx.contractAbi() == null) {
+                g.writeNull();
+            } else {
+                g.writeRawValue(tx.contractAbi());
+            }
+            g.writeFieldName("execution_cost");
+            cost(g, tx.cost());
+            if (p.microblockHash() == null) {
+                g.writeNullField("microblock_hash");
+                g.writeNullField("microblock_sequence");
+                g.writeNullField("microblock_parent_hash");
+            } else {
+                g.writeStringField("microblock_hash", p.microblockHash());
+                g.writeNumberField("microblock_sequence", p.microblockSequence());
+                g.writeStringField("microblock_parent_hash", p.microblockParentHash());
+            }
+            g.writeEndObject();
+        }
+        g.writeEndArray();
+    }
+
+    /** Events of all the payload's transactions, numbered across the payload as the node does. */
+    private void events(JsonGenerator g, List<Placed> txs) throws IOException {
+        g.writeArrayFieldStart("events");
+        int index = 0;
+        for (Placed p : txs) {
+            GeneratedTx tx = p.tx();
+            for (NewEvent e : tx.events()) {
+                g.writeStartObject();
+                g.writeStringField("txid", tx.txId());
+                String type = nodeType(e);
+                g.writeStringField("type", type);
+                g.writeBooleanField("committed", tx.committed());
+                g.writeNumberField("event_index", index++);
+                g.writeObjectFieldStart(type);
+                eventBody(g, e);
+                g.writeEndObject();
+                g.writeEndObject();
+            }
+        }
+        g.writeEndArray();
+    }
+
+    private static String nodeType(NewEvent e) {
+        if (e instanceof NewEvent.ContractLog) {
+            return "contract_event";
+        } else if (e instanceof NewEvent.StxAsset a) {
+            return "stx_" + a.action().apiName() + "_event";
+        } else if (e instanceof NewEvent.FungibleAsset a) {
+            return "ft_" + a.action().apiName() + "_event";
+        } else if (e instanceof NewEvent.NonFungibleAsset a) {
+            return "nft_" + a.action().apiName() + "_event";
+        }
+        return "stx_lock_event";
+    }
+
+    private static void eventBody(JsonGenerator g, NewEvent e) throws IOException {
+        if (e instanceof NewEvent.ContractLog log) {
+            g.writeStringField("contract_identifier", log.contractId());
+            g.writeStringField("topic", log.topic());
+            g.writeStringField("raw_value", log.valueHex());
+        } else if (e instanceof NewEvent.StxAsset a) {
+            g.writeStringField("amount", a.amount().toString());
+            if (a.sender() != null) {
+                g.writeStringField("sender", a.sender());
+            }
+            if (a.recipient() != null) {
+                g.writeStringField("recipient", a.recipient());
+            }
+            if (a.memo() != null) {
+                // The node writes the memo as bare hex.
+                g.writeStringField("memo", a.memo().substring(2));
+            }
+        } else if (e instanceof NewEvent.FungibleAsset a) {
+            g.writeStringField("asset_identifier", a.assetId());
+            g.writeStringField("amount", a.amount().toString());
+            if (a.sender() != null) {
+                g.writeStringField("sender", a.sender());
+            }
+            if (a.recipient() != null) {
+                g.writeStringField("recipient", a.recipient());
+            }
+        } else if (e instanceof NewEvent.NonFungibleAsset a) {
+            g.writeStringField("asset_identifier", a.assetId());
+            g.writeStringField("raw_value", a.valueHex());
+            if (a.sender() != null) {
+                g.writeStringField("sender", a.sender());
+            }
+            if (a.recipient() != null) {
+                g.writeStringField("recipient", a.recipient());
+            }
+        } else if (e instanceof NewEvent.StxLock lock) {
+            g.writeStringField("locked_amount", lock.lockedAmount().toString());
+            g.writeStringField("unlock_height", Long.toString(lock.unlockHeight()));
+            g.writeStringField("locked_address", lock.lockedAddress());
+        }
+    }
+
+    private static void cost(JsonGenerator g, ExecutionCost c) throws IOException {
+        g.writeStartObject();
+        g.writeNumberField("read_count", c.readCount());
+        g.writeNumberField("read_length", c.readLength());
+        g.writeNumberField("runtime", c.runtime());
+        g.writeNumberField("write_count", c.writeCount());
+        g.writeNumberField("write_length", c.writeLength());
+        g.writeEndObject();
+    }
+
+    private JsonGenerator begin(long micros, String path) throws IOException {
+        out.write(Long.toString(++id));
+        out.write('\t');
+        out.write(timestamp(micros));
+        out.write('\t');
+        out.write(path);
+        out.write('\t');
+        return JSON.createGenerator(out);
+    }
+
+    private void end(JsonGenerator g) throws IOException {
+        g.close();
+        out.write('\n');
+    }
+
+    /** The recorded logs' receipt time form: {@code 2021-07-28 22:04:25.107736+00}. */
+    static String timestamp(long micros) {
+        LocalDateTime t = LocalDateTime.ofEpochSecond(Math.floorDiv(micros, 1_000_000L), 0, ZoneOffset.UTC);
+        return String.format("%04d-%02d-%02d %02d:%02d:%02d.%06d+00", t.getYear(), t.getMonthValue(),
+                t.getDayOfMonth(), t.getHour(), t.getMinute(), t.getSecond(), Math.floorMod(micros, 1_000_000L));
+    }
+}
