@@ -15,6 +15,7 @@ import org.slf4j.LoggerFactory;
 
 import java.util.List;
 import java.util.function.LongConsumer;
+import java.util.function.Supplier;
 
 /**
  * Everything the node delivers goes through here, one payload at a time in arrival order (the
@@ -73,6 +74,14 @@ public class EventIngestor {
                 progress.accept(last);
             }
         }
+    }
+
+    /**
+     * Runs {@code work} (consecutive {@link #ingest} calls, e.g. a replay's next lines) as one
+     * database transaction: fewer commits, counters written once; all of it is stored or none.
+     */
+    public <T> T inOneTransaction(Supplier<T> work) {
+        return writer.inOneTransaction(work);
     }
 
     public long storedPayloadCount() {

@@ -25,9 +25,26 @@ public class AddressQueries {
         this.mempool = mempool;
     }
 
-    /** Confirmed canonical transactions involving {@code principal}, newest first. */
+    /** Confirmed canonical transactions involving {@code principal}, newest first, from an offset. */
     public Page<AddressTx> history(String principal, int limit, int offset) {
-        List<AddressTxRow> page = addresses.findHistory(principal, limit, offset);
+        long total = addresses.countHistory(principal).orElse(0L);
+        return historyBelow(principal, limit, total, total - offset);
+    }
+
+    /** The page after {@code after}, the last row of a previous page of the same principal. */
+    public Page<AddressTx> historyAfter(String principal, int limit, PagePosition after) {
+        long total = addresses.countHistory(principal).orElse(0L);
+        long last = addresses.findPosition(principal, after.txId()).orElse(after.position());
+        return historyBelow(principal, limit, total, Math.min(last - 1, total));
+    }
+
+    /** The rows at positions {@code top} and below (the position is dense: offset k is total - k). */
+    private Page<AddressTx> historyBelow(String principal, int limit, long total, long top) {
+        long offset = total - top;
+        if (top <= 0) {
+            return new Page<>(List.of(), total, offset, null);
+        }
+        List<AddressTxRow> page = addresses.findHistoryRange(principal, top, Math.max(top - limit, 0));
         List<AddressTx> results = new ArrayList<>(page.size());
         if (!page.isEmpty()) {
             Map<String, TxRow> byKey = new HashMap<>();
@@ -41,7 +58,12 @@ public class AddressQueries {
                 }
             }
         }
-        return new Page<>(results, addresses.countHistory(principal).orElse(0L));
+        PagePosition next = null;
+        if (!page.isEmpty() && page.get(page.size() - 1).historyPosition() > 1) {
+            AddressTxRow last = page.get(page.size() - 1);
+            next = new PagePosition(last.historyPosition(), last.txId(), 0);
+        }
+        return new Page<>(results, total, offset, next);
     }
 
     /** Pending transactions concerning {@code principal}, newest first. */

@@ -12,11 +12,19 @@ import java.util.Optional;
 @JdbcRepository(dialect = Dialect.POSTGRES)
 interface AddressRepository extends GenericRepository<AddressTxRow, String> {
 
-    /** One index range scan over principal_txs_history_idx. */
+    /**
+     * The served rows at positions (below, top], newest first: a range on principal_txs_position_idx
+     * whose cost does not depend on how deep the page is (migration V10).
+     */
     @Query("SELECT " + AddressTxRow.COLUMNS + " FROM principal_txs p WHERE p.principal = :principal"
-            + " AND p.canonical = TRUE AND p.microblock_canonical = TRUE"
-            + " ORDER BY p.block_height DESC, p.microblock_sequence DESC, p.tx_index DESC LIMIT :limit OFFSET :offset")
-    List<AddressTxRow> findHistory(String principal, int limit, int offset);
+            + " AND p.history_position <= :top AND p.history_position > :below"
+            + " ORDER BY p.history_position DESC")
+    List<AddressTxRow> findHistoryRange(String principal, long top, long below);
+
+    /** The current position of a served row, when it is still served. */
+    @Query("SELECT history_position FROM principal_txs WHERE principal = :principal AND tx_id = :txId"
+            + " AND canonical = TRUE AND microblock_canonical = TRUE")
+    Optional<Long> findPosition(String principal, String txId);
 
     @Query("SELECT tx_count FROM principal_stats WHERE principal = :principal")
     Optional<Long> countHistory(String principal);

@@ -21,9 +21,11 @@ public record AddressTxRow(
         int ftBurn,
         int nftTransfer,
         int nftMint,
-        int nftBurn) {
+        int nftBurn,
+        long historyPosition) {
 
     static final String COLUMNS = """
             p.principal, p.tx_id, p.index_block_hash, p.stx_sent, p.stx_received, p.stx_transfer, p.stx_mint,
-            p.stx_burn, p.ft_transfer, p.ft_mint, p.ft_burn, p.nft_transfer, p.nft_mint, p.nft_burn""";
+            p.stx_burn, p.ft_transfer, p.ft_mint, p.ft_burn, p.nft_transfer, p.nft_mint, p.nft_burn,
+            p.history_position""";
 }

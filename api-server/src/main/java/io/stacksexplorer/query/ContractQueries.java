@@ -3,6 +3,7 @@ package io.stacksexplorer.query;
 import io.micronaut.core.annotation.Nullable;
 import jakarta.inject.Singleton;
 
+import java.util.List;
 import java.util.Optional;
 
 /** Read facade for contract deployment status, ABIs and log events. */
@@ -37,8 +38,38 @@ public class ContractQueries {
         return contracts.findDeployed(contractId).map(ContractDeployRow::abi);
     }
 
+    /** Log events of a contract, newest first, from an offset. */
     public Page<EventRow> logs(String contractId, boolean unanchored, int limit, int offset) {
-        return new Page<>(contracts.findLogs(contractId, unanchored, limit, offset),
-                contracts.countLogs(contractId).orElse(0L));
+        long total = contracts.countLogs(contractId).orElse(0L);
+        long top = unanchored ? total : anchoredTop(contractId, total);
+        return logsBelow(contractId, limit, total, top - offset, offset);
+    }
+
+    /** The page after {@code after}, the last event of a previous page of the same contract. */
+    public Page<EventRow> logsAfter(String contractId, boolean unanchored, int limit, PagePosition after) {
+        long total = contracts.countLogs(contractId).orElse(0L);
+        long newest = unanchored ? total : anchoredTop(contractId, total);
+        long last = contracts.findLogPosition(contractId, after.txId(), after.eventIndex()).orElse(after.position());
+        long top = Math.min(last - 1, newest);
+        return logsBelow(contractId, limit, total, top, Math.max(newest - top, 0));
+    }
+
+    private long anchoredTop(String contractId, long total) {
+        return total == 0 ? 0 : contracts.findAnchoredTop(contractId).orElse(0L);
+    }
+
+    /** The events at positions {@code top} and below (positions are dense, newest = highest). */
+    private Page<EventRow> logsBelow(String contractId, int limit, long total, long top, long offset) {
+        if (top <= 0) {
+            return new Page<>(List.of(), total, offset, null);
+        }
+        List<EventRow> rows = contracts.findLogRange(contractId, top, Math.max(top - limit, 0));
+        PagePosition next = null;
+        long lastPosition = top - rows.size() + 1;
+        if (!rows.isEmpty() && lastPosition > 1) {
+            EventRow last = rows.get(rows.size() - 1);
+            next = new PagePosition(lastPosition, last.txId(), last.eventIndex());
+        }
+        return new Page<>(rows, total, offset, next);
     }
 }

@@ -23,13 +23,29 @@ interface ContractRepository extends GenericRepository<ContractDeployRow, String
             + " AND canonical = TRUE AND tx_status = 'success' ORDER BY block_height DESC LIMIT 1")
     Optional<ContractDeployRow> findDeployed(String contractId);
 
-    /** Log events of a contract, newest first; one index range scan over tx_events_contract_log_idx. */
+    /**
+     * Log events at positions (below, top], newest first: a range on tx_events_log_position_idx whose
+     * cost does not depend on how deep the page is (migration V10).
+     */
     @Query("SELECT " + EventRow.COLUMNS + " FROM tx_events WHERE contract_id = :contractId"
+            + " AND log_position <= :top AND log_position > :below ORDER BY log_position DESC")
+    List<EventRow> findLogRange(String contractId, long top, long below);
+
+    /**
+     * The position of the newest anchored log event. Unanchored events, when there are any, are the
+     * newest positions (they sit on the tip), so this skips only those few index entries.
+     */
+    @Query("SELECT log_position FROM tx_events WHERE contract_id = :contractId"
             + " AND canonical = TRUE AND microblock_canonical = TRUE AND event_type = 'smart_contract_log'"
-            + " AND (is_unanchored = FALSE OR :unanchored = TRUE)"
-            + " ORDER BY block_height DESC, microblock_sequence DESC, tx_index DESC, event_index DESC"
-            + " LIMIT :limit OFFSET :offset")
-    List<EventRow> findLogs(String contractId, boolean unanchored, int limit, int offset);
+            + " AND is_unanchored = FALSE"
+            + " ORDER BY block_height DESC, microblock_sequence DESC, tx_index DESC, event_index DESC LIMIT 1")
+    Optional<Long> findAnchoredTop(String contractId);
+
+    /** The current position of a served log event, when it is still served. */
+    @Query("SELECT log_position FROM tx_events WHERE contract_id = :contractId AND tx_id = :txId"
+            + " AND event_index = :eventIndex AND canonical = TRUE AND microblock_canonical = TRUE"
+            + " AND event_type = 'smart_contract_log'")
+    Optional<Long> findLogPosition(String contractId, String txId, int eventIndex);
 
     @Query("SELECT event_count FROM contract_log_stats WHERE contract_id = :contractId")
     Optional<Long> countLogs(String contractId);

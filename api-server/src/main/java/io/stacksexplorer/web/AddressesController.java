@@ -26,9 +26,16 @@ class AddressesController implements AddressesApi {
     }
 
     @Override
-    public AddressTransactionPage getAddressTransactions(String address, Integer limit, Integer offset) {
-        Page<AddressQueries.AddressTx> page = addresses.history(params.principal(address, "address"), limit, offset);
-        return new AddressTransactionPage(limit, offset, page.total(), page.results().stream()
+    public AddressTransactionPage getAddressTransactions(String address, Integer limit, Integer offset,
+                                                         String cursor) {
+        String principal = params.principal(address, "address");
+        Page<AddressQueries.AddressTx> page = cursor == null
+                ? addresses.history(principal, limit, offset)
+                : addresses.historyAfter(principal, limit, PageCursors.decode(PageCursors.Kind.ADDRESS_TRANSACTIONS,
+                        principal, PageCursors.withoutOffset(cursor, offset)));
+        String next = page.last() == null ? null
+                : PageCursors.encode(PageCursors.Kind.ADDRESS_TRANSACTIONS, principal, page.last());
+        return new AddressTransactionPage(limit, (int) page.offset(), page.total(), page.results().stream()
                 .map(record -> {
                     AddressTxRow a = record.activity();
                     return new AddressTransaction(mapper.confirmedInHistory(record.tx()),
@@ -38,7 +45,7 @@ class AddressesController implements AddressesApi {
                                     new AssetEventCounts(a.ftTransfer(), a.ftMint(), a.ftBurn()),
                                     new AssetEventCounts(a.nftTransfer(), a.nftMint(), a.nftBurn())));
                 })
-                .toList());
+                .toList(), next);
     }
 
     @Override

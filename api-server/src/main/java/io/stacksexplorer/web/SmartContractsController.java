@@ -43,10 +43,17 @@ class SmartContractsController implements SmartContractsApi {
     }
 
     @Override
-    public ContractEventPage getContractEvents(String contractId, Integer limit, Integer offset, Boolean unanchored) {
+    public ContractEventPage getContractEvents(String contractId, Integer limit, Integer offset, Boolean unanchored,
+                                               String cursor) {
         String id = params.contractId(contractId, "contract_id");
-        Page<EventRow> page = contracts.logs(id, RequestParams.unanchored(unanchored), limit, offset);
-        return new ContractEventPage(limit, offset, page.total(),
-                page.results().stream().map(EventMapper::toApi).toList());
+        boolean withUnanchored = RequestParams.unanchored(unanchored);
+        Page<EventRow> page = cursor == null
+                ? contracts.logs(id, withUnanchored, limit, offset)
+                : contracts.logsAfter(id, withUnanchored, limit, PageCursors.decode(PageCursors.Kind.CONTRACT_EVENTS,
+                        id, PageCursors.withoutOffset(cursor, offset)));
+        String next = page.last() == null ? null
+                : PageCursors.encode(PageCursors.Kind.CONTRACT_EVENTS, id, page.last());
+        return new ContractEventPage(limit, (int) page.offset(), page.total(),
+                page.results().stream().map(EventMapper::toApi).toList(), next);
     }
 }

@@ -29,8 +29,26 @@ final class Statements implements AutoCloseable {
     private final Map<String, PreparedStatement> prepared = new HashMap<>();
     private final Map<String, Integer> pendingBatches = new HashMap<>();
 
+    private Positions positions;
+
     Statements(Connection connection) {
         this.connection = connection;
+    }
+
+    /** The position numbering of this database transaction (its counters are written by {@link #finish}). */
+    Positions positions() {
+        if (positions == null) {
+            positions = new Positions(this);
+        }
+        return positions;
+    }
+
+    /** Writes what is still queued: batched rows and the counters. Call before the commit. */
+    void finish() throws SQLException {
+        if (positions != null) {
+            positions.storeCounters();
+        }
+        executeAllBatches();
     }
 
     int update(String sql, Object... params) throws SQLException {

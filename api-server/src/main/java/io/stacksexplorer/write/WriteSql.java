@@ -48,14 +48,14 @@ final class WriteSql {
             INSERT INTO tx_events (tx_id, index_block_hash, event_index, event_type, block_height,
                 microblock_sequence, tx_index, canonical, microblock_canonical, is_unanchored, contract_id, topic,
                 value_hex, asset_event_type, asset_id, sender, recipient, amount, memo, locked_amount,
-                unlock_height, locked_address)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""";
+                unlock_height, locked_address, log_position)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""";
 
     static final String INSERT_PRINCIPAL_TX = """
             INSERT INTO principal_txs (principal, tx_id, index_block_hash, block_height, microblock_sequence,
                 tx_index, canonical, microblock_canonical, stx_sent, stx_received, stx_transfer, stx_mint,
-                stx_burn, ft_transfer, ft_mint, ft_burn, nft_transfer, nft_mint, nft_burn)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""";
+                stx_burn, ft_transfer, ft_mint, ft_burn, nft_transfer, nft_mint, nft_burn, history_position)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""";
 
     static final String INSERT_SMART_CONTRACT = """
             INSERT INTO smart_contracts (contract_id, tx_id, index_block_hash, block_height, microblock_sequence,
@@ -66,23 +66,13 @@ final class WriteSql {
 
     static final String SET_BLOCK_CANONICAL = "UPDATE blocks SET canonical = ? WHERE index_block_hash = ?";
     static final String SET_TXS_CANONICAL = "UPDATE txs SET canonical = ? WHERE index_block_hash = ?";
-    static final String SET_EVENTS_CANONICAL = "UPDATE tx_events SET canonical = ? WHERE index_block_hash = ?";
+    // Positions are dropped on every flip; the rows still served are renumbered (Positions).
+    static final String SET_EVENTS_CANONICAL =
+            "UPDATE tx_events SET canonical = ?, log_position = NULL WHERE index_block_hash = ?";
     static final String SET_PRINCIPAL_TXS_CANONICAL =
-            "UPDATE principal_txs SET canonical = ? WHERE index_block_hash = ?";
+            "UPDATE principal_txs SET canonical = ?, history_position = NULL WHERE index_block_hash = ?";
     static final String SET_CONTRACTS_CANONICAL =
             "UPDATE smart_contracts SET canonical = ? WHERE index_block_hash = ?";
-
-    /** Counter deltas of one block's rows that are about to change canonical state. */
-    static final String PRINCIPAL_COUNTS_OF_BLOCK = """
-            SELECT principal, COUNT(*) FROM principal_txs
-            WHERE index_block_hash = ? AND canonical <> ? AND microblock_canonical = TRUE
-            GROUP BY principal""";
-
-    static final String CONTRACT_LOG_COUNTS_OF_BLOCK = """
-            SELECT contract_id, COUNT(*) FROM tx_events
-            WHERE index_block_hash = ? AND canonical <> ? AND microblock_canonical = TRUE
-              AND event_type = 'smart_contract_log'
-            GROUP BY contract_id""";
 
     static final String TX_IDS_OF_BLOCK = "SELECT tx_id FROM txs WHERE index_block_hash = ?";
 
@@ -91,11 +81,16 @@ final class WriteSql {
 
     // --- counters -----------------------------------------------------------------------------
 
-    static final String ADD_PRINCIPAL_COUNT =
-            "UPDATE principal_stats SET tx_count = tx_count + ? WHERE principal = ?";
+    /** Followed by the placeholders of a chunk of keys and ")". */
+    static final String PRINCIPAL_COUNTS_PREFIX = "SELECT principal, tx_count FROM principal_stats WHERE principal IN (";
+    static final String CONTRACT_LOG_COUNTS_PREFIX =
+            "SELECT contract_id, event_count FROM contract_log_stats WHERE contract_id IN (";
+    static final String PRINCIPAL_COUNT = "SELECT tx_count FROM principal_stats WHERE principal = ?";
+    static final String SET_PRINCIPAL_COUNT = "UPDATE principal_stats SET tx_count = ? WHERE principal = ?";
     static final String INSERT_PRINCIPAL_COUNT = "INSERT INTO principal_stats (tx_count, principal) VALUES (?, ?)";
-    static final String ADD_CONTRACT_LOG_COUNT =
-            "UPDATE contract_log_stats SET event_count = event_count + ? WHERE contract_id = ?";
+    static final String CONTRACT_LOG_COUNT = "SELECT event_count FROM contract_log_stats WHERE contract_id = ?";
+    static final String SET_CONTRACT_LOG_COUNT =
+            "UPDATE contract_log_stats SET event_count = ? WHERE contract_id = ?";
     static final String INSERT_CONTRACT_LOG_COUNT =
             "INSERT INTO contract_log_stats (event_count, contract_id) VALUES (?, ?)";
     static final String ADD_MEMPOOL_COUNT =
@@ -103,7 +98,46 @@ final class WriteSql {
     static final String INSERT_MEMPOOL_COUNT =
             "INSERT INTO mempool_principal_stats (pending_count, principal) VALUES (?, ?)";
 
+    // --- positions (V10): renumbering the newest rows of one principal or contract ---------------
+
+    /** Principals whose history one block holds, from the lowest height (all rows of a block share it). */
+    static final String HISTORY_KEYS_OF_BLOCK =
+            "SELECT principal, MIN(block_height) FROM principal_txs WHERE index_block_hash = ? GROUP BY principal";
+    /** The position of the newest served row below a height: an index lookup on the history index. */
+    static final String HISTORY_POSITION_BELOW = """
+            SELECT history_position FROM principal_txs
+            WHERE principal = ? AND canonical = TRUE AND microblock_canonical = TRUE AND block_height < ?
+            ORDER BY block_height DESC, microblock_sequence DESC, tx_index DESC FETCH FIRST 1 ROWS ONLY""";
+    /** Served rows from a height up, oldest first: key columns, then the current position. */
+    static final String HISTORY_ROWS_FROM = """
+            SELECT tx_id, index_block_hash, history_position FROM principal_txs
+            WHERE principal = ? AND canonical = TRUE AND microblock_canonical = TRUE AND block_height >= ?
+            ORDER BY block_height, microblock_sequence, tx_index, tx_id""";
+    static final String SET_HISTORY_POSITION = """
+            UPDATE principal_txs SET history_position = ? WHERE principal = ? AND tx_id = ? AND index_block_hash = ?""";
+
+    static final String LOG_KEYS_OF_BLOCK = """
+            SELECT contract_id, MIN(block_height) FROM tx_events
+            WHERE index_block_hash = ? AND event_type = 'smart_contract_log' GROUP BY contract_id""";
+    static final String LOG_POSITION_BELOW = """
+            SELECT log_position FROM tx_events
+            WHERE contract_id = ? AND canonical = TRUE AND microblock_canonical = TRUE
+              AND event_type = 'smart_contract_log' AND block_height < ?
+            ORDER BY block_height DESC, microblock_sequence DESC, tx_index DESC, event_index DESC
+            FETCH FIRST 1 ROWS ONLY""";
+    static final String LOG_ROWS_FROM = """
+            SELECT tx_id, index_block_hash, event_index, log_position FROM tx_events
+            WHERE contract_id = ? AND canonical = TRUE AND microblock_canonical = TRUE
+              AND event_type = 'smart_contract_log' AND block_height >= ?
+            ORDER BY block_height, microblock_sequence, tx_index, event_index, tx_id""";
+    static final String SET_LOG_POSITION = """
+            UPDATE tx_events SET log_position = ?
+            WHERE contract_id = ? AND tx_id = ? AND index_block_hash = ? AND event_index = ?""";
+
     // --- mempool ------------------------------------------------------------------------------
+
+    /** Followed by the placeholders of a chunk of ids and ")". */
+    static final String PENDING_AMONG_PREFIX = "SELECT tx_id FROM mempool_txs WHERE pruned = FALSE AND tx_id IN (";
 
     static final String MEMPOOL_TX = "SELECT raw_tx, receipt_time, pruned FROM mempool_txs WHERE tx_id = ?";
 
@@ -159,9 +193,9 @@ final class WriteSql {
 
     static final String SET_TXS_MICROBLOCK_CANONICAL = "UPDATE txs SET microblock_canonical = ? WHERE index_block_hash = ?";
     static final String SET_EVENTS_MICROBLOCK_CANONICAL =
-            "UPDATE tx_events SET microblock_canonical = ? WHERE index_block_hash = ?";
+            "UPDATE tx_events SET microblock_canonical = ?, log_position = NULL WHERE index_block_hash = ?";
     static final String SET_PRINCIPAL_TXS_MICROBLOCK_CANONICAL =
-            "UPDATE principal_txs SET microblock_canonical = ? WHERE index_block_hash = ?";
+            "UPDATE principal_txs SET microblock_canonical = ?, history_position = NULL WHERE index_block_hash = ?";
     static final String SET_CONTRACTS_MICROBLOCK_CANONICAL =
             "UPDATE smart_contracts SET microblock_canonical = ? WHERE index_block_hash = ?";
 

@@ -34,7 +34,7 @@ class StorageSettingsTest {
                 "PG_PASSWORD", "secret", "PG_DATABASE", "stacks", "PG_SCHEMA", "explorer");
         Map<String, Object> props = StorageSettings.properties(env);
         assertTrue(StorageSettings.usesPostgres(env));
-        assertEquals("jdbc:postgresql://db.internal:5433/stacks", props.get("datasources.default.url"));
+        assertEquals("jdbc:postgresql://db.internal:5433/stacks?reWriteBatchedInserts=true", props.get("datasources.default.url"));
         assertEquals("api", props.get("datasources.default.username"));
         assertEquals("secret", props.get("datasources.default.password"));
         assertEquals("explorer", props.get("datasources.default.schema"));

@@ -34,6 +34,7 @@ import static io.stacksexplorer.conformance.consumer.Bodies.UNUSED_ADDRESS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -61,12 +62,18 @@ class AddressesPactTest {
                 .array("results").closeArray().asBody();
     }
 
+    /** An empty page of a position-numbered list: no next page. */
+    private static PactDslJsonBody emptyCursorPage() {
+        return emptyPage().nullValue("next_cursor").asBody();
+    }
+
     @Pact(consumer = Contract.CONSUMER)
     V4Pact getAddressTransactions(PactDslWithProvider builder) {
         PactDslJsonBody page = new PactDslJsonBody()
                 .numberValue("limit", 2)
                 .numberValue("offset", 0)
-                .integerType("total", 2500L);
+                .integerType("total", 2500L)
+                .stringMatcher("next_cursor", "[A-Za-z0-9_-]{10,200}", "AQE" + "A".repeat(69));
         PactDslJsonBody record = page.minArrayLike("results", 1);
         PactDslJsonBody tx = record.object("tx").stringMatcher("tx_id", HASH, EX_TX_ID);
         Bodies.commonFields(tx)
@@ -96,11 +103,16 @@ class AddressesPactTest {
                         .uponReceiving("getAddressTransactions: an address without history is an empty page")
                         .path("/extended/v2/addresses/" + UNUSED_ADDRESS + "/transactions")
                         .method("GET"),
-                emptyPage());
+                emptyCursorPage());
         pact = Bodies.problem(pact
                 .uponReceiving("getAddressTransactions: an address with a bad checksum is 400")
                 .path("/extended/v2/addresses/" + BAD_CHECKSUM_ADDRESS + "/transactions")
                 .method("GET"), 400, "address");
+        pact = Bodies.problem(pact
+                .uponReceiving("getAddressTransactions: a cursor that is not a next_cursor is 400")
+                .path("/extended/v2/addresses/" + UNUSED_ADDRESS + "/transactions")
+                .method("GET")
+                .query("cursor=not-a-cursor"), 400, "cursor");
         return pact.toPact(V4Pact.class);
     }
 
@@ -109,20 +121,24 @@ class AddressesPactTest {
     void getAddressTransactions(MockServer mockServer) throws ApiException {
         AddressesApi api = new AddressesApi(Clients.client(mockServer));
 
-        AddressTransactionPage page = api.getAddressTransactions(EX_SENDER, 2, null);
+        AddressTransactionPage page = api.getAddressTransactions(EX_SENDER, 2, null, null);
         assertEquals(2, page.getLimit());
         assertFalse(page.getResults().isEmpty());
         AddressTransaction first = page.getResults().get(0);
         assertNotNull(first.getStxSent());
         assertNotNull(first.getEvents().getStx().getTransfer());
         assertTrue(first.getTx().getEvents().isEmpty());
+        assertNotNull(page.getNextCursor());
 
-        AddressTransactionPage empty = api.getAddressTransactions(UNUSED_ADDRESS, null, null);
+        AddressTransactionPage empty = api.getAddressTransactions(UNUSED_ADDRESS, null, null, null);
         assertEquals(0L, empty.getTotal());
         assertTrue(empty.getResults().isEmpty());
+        assertNull(empty.getNextCursor());
 
         assertEquals("address", Clients.problem(assertThrows(ApiException.class,
-                () -> api.getAddressTransactions(BAD_CHECKSUM_ADDRESS, null, null)), 400).getParameter());
+                () -> api.getAddressTransactions(BAD_CHECKSUM_ADDRESS, null, null, null)), 400).getParameter());
+        assertEquals("cursor", Clients.problem(assertThrows(ApiException.class,
+                () -> api.getAddressTransactions(UNUSED_ADDRESS, null, null, "not-a-cursor")), 400).getParameter());
     }
 
     @Pact(consumer = Contract.CONSUMER)

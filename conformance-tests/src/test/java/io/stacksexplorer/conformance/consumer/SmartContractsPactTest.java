@@ -130,7 +130,8 @@ class SmartContractsPactTest {
         PactDslJsonBody firstPage = new PactDslJsonBody()
                 .integerType("total", 25L)
                 .numberValue("limit", 2)
-                .numberValue("offset", 0);
+                .numberValue("offset", 0)
+                .stringMatcher("next_cursor", "[A-Za-z0-9_-]{10,200}", "AQM" + "A".repeat(69));
         firstPage.minArrayLike("results", 1)
                 .integerType("event_index", 0)
                 .stringValue("event_type", "smart_contract_log")
@@ -163,12 +164,18 @@ class SmartContractsPactTest {
                         .numberValue("limit", 20)
                         .numberValue("offset", 100000)
                         .integerType("total", 25L)
+                        .nullValue("next_cursor")
                         .array("results").closeArray());
         pact = Bodies.problem(pact
                 .uponReceiving("getContractEvents: a limit above 50 is 400")
                 .path("/extended/v1/contract/" + MISSING_CONTRACT + "/events")
                 .method("GET")
                 .query("limit=51"), 400, "limit");
+        pact = Bodies.problem(pact
+                .uponReceiving("getContractEvents: a cursor that is not a next_cursor is 400")
+                .path("/extended/v1/contract/" + MISSING_CONTRACT + "/events")
+                .method("GET")
+                .query("cursor=not-a-cursor"), 400, "cursor");
         return pact.toPact(V4Pact.class);
     }
 
@@ -177,17 +184,21 @@ class SmartContractsPactTest {
     void getContractEvents(MockServer mockServer) throws ApiException {
         SmartContractsApi api = new SmartContractsApi(Clients.client(mockServer));
 
-        ContractEventPage first = api.getContractEvents(EX_CONTRACT_ID, 2, null, null);
+        ContractEventPage first = api.getContractEvents(EX_CONTRACT_ID, 2, null, null, null);
         assertEquals(2, first.getLimit());
         assertFalse(first.getResults().isEmpty());
         assertEquals(EventType.SMART_CONTRACT_LOG, first.getResults().get(0).getEventType());
         assertEquals(EX_CONTRACT_ID, first.getResults().get(0).getContractLog().getContractId());
+        assertNotNull(first.getNextCursor());
 
-        ContractEventPage past = api.getContractEvents(EX_CONTRACT_ID, null, 100000, null);
+        ContractEventPage past = api.getContractEvents(EX_CONTRACT_ID, null, 100000, null, null);
         assertTrue(past.getResults().isEmpty());
         assertTrue(past.getTotal() > 0);
+        assertNull(past.getNextCursor());
 
         assertEquals("limit", Clients.problem(assertThrows(ApiException.class,
-                () -> api.getContractEvents(MISSING_CONTRACT, 51, null, null)), 400).getParameter());
+                () -> api.getContractEvents(MISSING_CONTRACT, 51, null, null, null)), 400).getParameter());
+        assertEquals("cursor", Clients.problem(assertThrows(ApiException.class,
+                () -> api.getContractEvents(MISSING_CONTRACT, null, null, null, "not-a-cursor")), 400).getParameter());
     }
 }

@@ -1,0 +1,147 @@
+package io.stacksexplorer.write;
+
+import io.stacksexplorer.codec.Hex;
+import io.stacksexplorer.codec.Sha512_256;
+
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/** Pending transactions: added and dropped as the node reports, mined, and returned by reorgs. */
+final class MempoolWrites {
+
+    private final TxDecoder decoder;
+
+    MempoolWrites(TxDecoder decoder) {
+        this.decoder = decoder;
+    }
+
+    int add(Statements sql, List<NewMempoolTransaction> txs) throws SQLException {
+        int added = 0;
+        for (NewMempoolTransaction tx : txs) {
+            if (addOne(sql, tx)) {
+                added++;
+            }
+        }
+        if (added > 0) {
+            sql.update(WriteSql.BUMP_MEMPOOL_VERSION);
+        }
+        sql.executeAllBatches();
+        return added;
+    }
+
+    int drop(Statements sql, Collection<String> txIds, String droppedStatus) throws SQLException {
+        int dropped = 0;
+        for (String txId : txIds) {
+            if (remove(sql, txId, droppedStatus)) {
+                dropped++;
+            }
+        }
+        if (dropped > 0) {
+            sql.update(WriteSql.BUMP_MEMPOOL_VERSION);
+        }
+        return dropped;
+    }
+
+    private boolean addOne(Statements sql, NewMempoolTransaction tx) throws SQLException {
+        String txId = Sha512_256.txId(Hex.decode(tx.rawTx()));
+        if (!sql.query(WriteSql.MEMPOOL_TX, rs -> Boolean.TRUE, txId).isEmpty()) {
+            return false;
+        }
+        TxFacts facts = decoder.decode(tx.rawTx());
+        sql.update(WriteSql.INSERT_MEMPOOL_TX, txId, tx.rawTx(), tx.receiptTime(), facts.txType(), facts.nonce(),
+                facts.fee(), facts.senderAddress(), facts.sponsorAddress(), facts.contractId());
+        if (sql.exists(WriteSql.CANONICAL_TX_EXISTS, txId)) {
+            // Reported after it was mined (deliveries can interleave): keep it, but not as pending.
+            sql.update(WriteSql.SET_MEMPOOL_STATE, true, "pending", txId);
+            return true;
+        }
+        addPrincipals(sql, txId, tx.receiptTime(), facts);
+        return true;
+    }
+
+    private static void addPrincipals(Statements sql, String txId, long receiptTime, TxFacts facts)
+            throws SQLException {
+        Map<String, Long> deltas = new HashMap<>();
+        for (String principal : facts.directPrincipals()) {
+            sql.addBatch(WriteSql.INSERT_MEMPOOL_PRINCIPAL, principal, txId, receiptTime);
+            deltas.put(principal, 1L);
+        }
+        sql.executeBatch(WriteSql.INSERT_MEMPOOL_PRINCIPAL);
+        Counters.addMempoolCounts(sql, deltas);
+    }
+
+    /** Of {@code txIds}, those pending in the mempool: one query per {@value #CHUNK} ids, not one per id. */
+    static Set<String> pendingAmong(Statements sql, Collection<String> txIds) throws SQLException {
+        Set<String> pending = new HashSet<>();
+        List<String> ids = new ArrayList<>(txIds);
+        for (int from = 0; from < ids.size(); from += CHUNK) {
+            Object[] params = new Object[CHUNK];
+            for (int i = 0; i < CHUNK && from + i < ids.size(); i++) {
+                params[i] = ids.get(from + i);
+            }
+            pending.addAll(sql.query(PENDING_AMONG, rs -> rs.getString(1), params));
+        }
+        return pending;
+    }
+
+    private static final int CHUNK = 64;
+    /** One fixed text (unused places bound to NULL), so the prepared statement is reused. */
+    private static final String PENDING_AMONG = WriteSql.PENDING_AMONG_PREFIX
+            + String.join(", ", Collections.nCopies(CHUNK, "?")) + ")";
+
+    /**
+     * Takes a pending transaction out of the mempool: mined ({@code droppedStatus} null, status kept)
+     * or dropped. Returns false when it was not pending.
+     */
+    static boolean remove(Statements sql, String txId, String droppedStatus) throws SQLException {
+        List<Boolean> pruned = sql.query(WriteSql.MEMPOOL_TX, rs -> rs.getBoolean(3), txId);
+        if (pruned.isEmpty() || pruned.get(0)) {
+            return false;
+        }
+        sql.update(WriteSql.SET_MEMPOOL_STATE, true, droppedStatus == null ? "pending" : droppedStatus, txId);
+        Map<String, Long> deltas = new HashMap<>();
+        for (String principal : sql.query(WriteSql.MEMPOOL_PRINCIPALS_OF_TX, rs -> rs.getString(1), txId)) {
+            deltas.put(principal, -1L);
+        }
+        sql.update(WriteSql.DELETE_MEMPOOL_PRINCIPALS, txId);
+        Counters.addMempoolCounts(sql, deltas);
+        return true;
+    }
+
+    /**
+     * A transaction only an orphaned branch had mined is pending again. As the peer does, a
+     * transaction the mempool never saw (e.g. the orphaned block's coinbase) enters it, received at
+     * the orphaned block's time.
+     */
+    boolean returnFromOrphan(Statements sql, String txId, String orphanedBlock) throws SQLException {
+        List<Object[]> rows = sql.query(WriteSql.MEMPOOL_TX,
+                rs -> new Object[]{rs.getString(1), rs.getLong(2), rs.getBoolean(3)}, txId);
+        if (rows.isEmpty()) {
+            List<Object[]> mined = sql.query(WriteSql.TX_IN_BLOCK,
+                    rs -> new Object[]{rs.getString(1), rs.getLong(2)}, txId, orphanedBlock);
+            if (mined.isEmpty()) {
+                return false;
+            }
+            String rawTx = (String) mined.get(0)[0];
+            long receiptTime = (Long) mined.get(0)[1];
+            TxFacts facts = decoder.decode(rawTx);
+            sql.update(WriteSql.INSERT_MEMPOOL_TX, txId, rawTx, receiptTime, facts.txType(), facts.nonce(),
+                    facts.fee(), facts.senderAddress(), facts.sponsorAddress(), facts.contractId());
+            addPrincipals(sql, txId, receiptTime, facts);
+            return true;
+        }
+        if (!(Boolean) rows.get(0)[2]) {
+            return false;
+        }
+        sql.update(WriteSql.SET_MEMPOOL_STATE, false, "pending", txId);
+        addPrincipals(sql, txId, (Long) rows.get(0)[1], decoder.decode((String) rows.get(0)[0]));
+        return true;
+    }
+}

@@ -1,0 +1,98 @@
+package io.stacksexplorer.write;
+
+import java.sql.SQLException;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Microblock transactions: served as unanchored rows on top of their parent block until an anchor
+ * block settles them (confirmed ones are replaced by the anchor block's rows, the others become
+ * non-canonical microblocks).
+ */
+final class Microblocks {
+
+    private final ChainRows rows;
+
+    Microblocks(ChainRows rows) {
+        this.rows = rows;
+    }
+
+    /** Writes the unanchored rows of microblocks whose parent block is stored; returns how many. */
+    int write(Statements sql, NewMicroblocks micro, ChainRows.BlockRef parent) throws SQLException {
+        List<Object[]> tip = sql.query(WriteSql.TIP, rs -> new Object[]{rs.getObject(1), rs.getString(2)});
+        boolean onTip = parent.indexBlockHash().equals(tip.get(0)[1]);
+        Positions positions = sql.positions();
+        Set<String> streams = new HashSet<>();
+        int written = 0;
+        String lastHash = null;
+        int lastSequence = -1;
+        boolean mempoolChanged = false;
+        for (NewTransaction tx : micro.transactions()) {
+            if (sql.exists(WriteSql.MICROBLOCK_CONFIRMED, tx.microblockHash())
+                    || sql.exists(WriteSql.TX_ROW_EXISTS, tx.txId(), tx.microblockHash())) {
+                continue;
+            }
+            ChainRows.Placement at = new ChainRows.Placement(tx.microblockHash(), "0x", parent.height() + 1,
+                    micro.receiptTime(), -1, -1, micro.parentBurnBlockTime(), parent.blockHash(),
+                    parent.indexBlockHash(), true, true, onTip);
+            // Not appended: a stream may arrive out of order; its lists are renumbered below.
+            rows.insertTransaction(sql, at, tx, positions, false);
+            written++;
+            if (onTip) {
+                streams.add(tx.microblockHash());
+                mempoolChanged |= MempoolWrites.remove(sql, tx.txId(), null);
+                if (tx.microblockSequence() > lastSequence) {
+                    lastSequence = tx.microblockSequence();
+                    lastHash = tx.microblockHash();
+                }
+            }
+        }
+        sql.executeAllBatches();
+        for (String stream : streams) {
+            positions.dirty(stream);
+        }
+        positions.renumber();
+        if (lastHash != null) {
+            sql.update(WriteSql.SET_TIP_MICROBLOCK, lastHash, lastSequence, parent.indexBlockHash(), lastSequence);
+        }
+        if (mempoolChanged) {
+            sql.update(WriteSql.BUMP_MEMPOOL_VERSION);
+        }
+        return written;
+    }
+
+    /**
+     * A new canonical anchor block settles the unanchored microblock rows below it: the ones it
+     * confirms are replaced by its own rows, the others become non-canonical microblocks.
+     */
+    static void settleUnanchored(Statements sql, NewBlock block, Positions positions) throws SQLException {
+        Set<String> confirmed = new HashSet<>();
+        for (NewTransaction tx : block.transactions()) {
+            if (tx.inMicroblock()) {
+                confirmed.add(tx.microblockHash());
+            }
+        }
+        List<Object[]> keys = sql.query(WriteSql.UNANCHORED_KEYS_UP_TO,
+                rs -> new Object[]{rs.getString(1), rs.getBoolean(2)}, block.height());
+        for (Object[] key : keys) {
+            String hash = (String) key[0];
+            boolean counted = (Boolean) key[1];
+            if (counted) {
+                positions.dirty(hash);
+            }
+            if (confirmed.contains(hash)) {
+                for (String statement : List.of(WriteSql.DELETE_EVENTS_OF, WriteSql.DELETE_PRINCIPAL_TXS_OF,
+                        WriteSql.DELETE_CONTRACTS_OF, WriteSql.DELETE_TXS_OF)) {
+                    sql.update(statement, hash);
+                }
+            } else if (counted) {
+                for (String statement : List.of(WriteSql.SET_TXS_MICROBLOCK_CANONICAL,
+                        WriteSql.SET_EVENTS_MICROBLOCK_CANONICAL, WriteSql.SET_PRINCIPAL_TXS_MICROBLOCK_CANONICAL,
+                        WriteSql.SET_CONTRACTS_MICROBLOCK_CANONICAL)) {
+                    sql.update(statement, false, hash);
+                }
+            }
+        }
+    }
+}

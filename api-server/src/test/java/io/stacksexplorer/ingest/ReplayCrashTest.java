@@ -1,0 +1,200 @@
+package io.stacksexplorer.ingest;
+
+import io.stacksexplorer.http.TestDatabase;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The replay command killed with SIGKILL in the middle of a batch, several times, then run to the
+ * end, leaves exactly the database a clean replay leaves (every table, row for row; only the
+ * generated ids of raw payloads are left out, since a killed transaction may have used some).
+ * Real processes, real kills, small batches so that the kills land between commits; the log has
+ * forks. H2 (file database, opened in mixed mode so the test can watch it) and PostgreSQL.
+ */
+class ReplayCrashTest {
+
+    private static final String LOG = "mainnet-reorg-scenario1.tsv";
+    private static final List<String> TABLES = List.of("blocks", "txs", "tx_events", "principal_txs",
+            "principal_stats", "contract_log_stats", "smart_contracts", "mempool_txs", "mempool_principals",
+            "mempool_principal_stats", "chain_state", "node_events");
+
+    @Test
+    void killedReplaysThenARerunEqualACleanReplayOnH2() throws Exception {
+        Path dir = Files.createTempDirectory("replay-crash");
+        try {
+            Target killed = Target.h2(dir.resolve("killed"));
+            Target clean = Target.h2(dir.resolve("clean"));
+            run(killed, clean);
+        } finally {
+            deleteTree(dir);
+        }
+    }
+
+    @Test
+    void killedReplaysThenARerunEqualACleanReplayOnPostgres() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(TestDatabase.postgresEnabled(), "PostgreSQL tests off");
+        Target killed = Target.postgres();
+        Target clean = Target.postgres();
+        try {
+            run(killed, clean);
+        } finally {
+            killed.dropSchema();
+            clean.dropSchema();
+        }
+    }
+
+    private static void run(Target killed, Target clean) throws Exception {
+        Path log = NodeEventsIngestContract.eventsFolder().resolve(LOG);
+        long lines = TsvReplay.countLines(log);
+        Random random = new Random(3);
+        int partial = 0;
+        for (int attempt = 0; attempt < 4; attempt++) {
+            long stored = count(killed);
+            Process replay = start(killed, log);
+            // Wait until at least one more batch was committed, then kill in the middle of the next.
+            long target = stored + 1 + random.nextInt(3) * 5L;
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+            while (replay.isAlive() && count(killed) < target && System.nanoTime() < deadline) {
+                Thread.sleep(20);
+            }
+            replay.destroyForcibly().waitFor();
+            long after = count(killed);
+            if (after > 0 && after < lines) {
+                partial++;
+            }
+        }
+        assertTrue(partial >= 2, "at least two kills must land mid-replay, got " + partial);
+        assertEquals(0, finish(start(killed, log)), "the rerun completes");
+        assertEquals(0, finish(start(clean, log)), "the clean replay completes");
+        Map<String, List<String>> expected = dump(clean);
+        Map<String, List<String>> actual = dump(killed);
+        assertTrue(expected.get("blocks").size() > 10 && expected.get("txs").size() > 0, "the log was replayed");
+        for (String table : TABLES) {
+            assertEquals(expected.get(table), actual.get(table), table + " after kills and a rerun");
+        }
+    }
+
+    private static Process start(Target target, Path log) throws IOException {
+        String java = ProcessHandle.current().info().command().orElse("java");
+        ProcessBuilder builder = new ProcessBuilder(java, "-Xmx512m", "-Dstacks.replay.batch=5",
+                "-cp", System.getProperty("java.class.path"), "io.stacksexplorer.Application", "replay",
+                log.toString());
+        builder.environment().putAll(target.env);
+        builder.redirectErrorStream(true);
+        builder.redirectOutput(ProcessBuilder.Redirect.DISCARD);
+        return builder.start();
+    }
+
+    private static int finish(Process process) throws InterruptedException {
+        if (!process.waitFor(5, TimeUnit.MINUTES)) {
+            process.destroyForcibly();
+            return -1;
+        }
+        return process.exitValue();
+    }
+
+    private static long count(Target target) {
+        try (Connection c = target.connect(); Statement st = c.createStatement();
+             ResultSet rs = st.executeQuery("SELECT COUNT(*) FROM node_events")) {
+            rs.next();
+            return rs.getLong(1);
+        } catch (SQLException e) {
+            return 0; // not migrated yet
+        }
+    }
+
+    /** Every row of every table as text, sorted; node_events without its generated id. */
+    private static Map<String, List<String>> dump(Target target) throws SQLException {
+        Map<String, List<String>> tables = new LinkedHashMap<>();
+        try (Connection c = target.connect(); Statement st = c.createStatement()) {
+            for (String table : TABLES) {
+                List<String> rows = new ArrayList<>();
+                try (ResultSet rs = st.executeQuery("SELECT * FROM " + table)) {
+                    ResultSetMetaData meta = rs.getMetaData();
+                    while (rs.next()) {
+                        StringBuilder row = new StringBuilder();
+                        for (int i = 1; i <= meta.getColumnCount(); i++) {
+                            if (table.equals("node_events") && meta.getColumnName(i).equalsIgnoreCase("id")) {
+                                continue;
+                            }
+                            row.append(meta.getColumnName(i)).append('=').append(rs.getString(i)).append('|');
+                        }
+                        rows.add(row.toString());
+                    }
+                }
+                Collections.sort(rows);
+                tables.put(table, rows);
+            }
+        }
+        return tables;
+    }
+
+    /** A database for the replay command (its environment) and for the test (a JDBC URL). */
+    private record Target(Map<String, String> env, String url, String user, String schema) {
+
+        static Target h2(Path file) {
+            // Mixed mode: the replaying process and the test can open the file at the same time.
+            String h2File = file.toAbsolutePath() + ";AUTO_SERVER=TRUE";
+            return new Target(Map.of("H2_FILE", h2File), "jdbc:h2:file:" + h2File
+                    + ";MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE;DEFAULT_NULL_ORDERING=HIGH", "sa", null);
+        }
+
+        static Target postgres() {
+            String schema = "crash" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
+            Map<String, String> env = new HashMap<>();
+            env.put("PG_HOST", envOr("PG_HOST", "127.0.0.1"));
+            env.put("PG_PORT", envOr("PG_PORT", "5432"));
+            env.put("PG_USER", envOr("PG_USER", "postgres"));
+            env.put("PG_PASSWORD", envOr("PG_PASSWORD", ""));
+            env.put("PG_DATABASE", envOr("PG_DATABASE", "test"));
+            env.put("PG_SCHEMA", schema);
+            String url = "jdbc:postgresql://" + env.get("PG_HOST") + ":" + env.get("PG_PORT") + "/"
+                    + env.get("PG_DATABASE") + "?currentSchema=" + schema;
+            return new Target(env, url, env.get("PG_USER"), schema);
+        }
+
+        Connection connect() throws SQLException {
+            return DriverManager.getConnection(url, user, env.getOrDefault("PG_PASSWORD", ""));
+        }
+
+        void dropSchema() throws SQLException {
+            try (Connection c = connect(); Statement st = c.createStatement()) {
+                st.execute("DROP SCHEMA IF EXISTS \"" + schema + "\" CASCADE");
+            }
+        }
+
+        private static String envOr(String key, String fallback) {
+            String v = System.getenv(key);
+            return v == null || v.isBlank() ? fallback : v;
+        }
+    }
+
+    private static void deleteTree(Path dir) throws IOException {
+        try (var paths = Files.walk(dir)) {
+            for (Path p : paths.sorted(Collections.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        }
+    }
+}

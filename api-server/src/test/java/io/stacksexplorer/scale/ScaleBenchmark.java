@@ -1,0 +1,299 @@
+package io.stacksexplorer.scale;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.micronaut.context.ApplicationContext;
+import io.micronaut.data.connection.jdbc.advice.DelegatingDataSource;
+import io.micronaut.runtime.server.EmbeddedServer;
+import io.stacksexplorer.config.StorageSettings;
+import io.stacksexplorer.demo.DemoChain;
+import io.stacksexplorer.http.ApiServer;
+import io.stacksexplorer.http.TestDatabase;
+import io.stacksexplorer.write.ChainWriter;
+import io.stacksexplorer.write.NewBlock;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
+
+import javax.sql.DataSource;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * Mainnet scale, run on purpose only (never in {@code mvn verify}):
+ * <pre>
+ * mvn -o -pl api-server test -Dtest=ScaleBenchmark -Dbenchmarks=true -Dpg.tests=true \
+ *     -Dsurefire.failIfNoSpecifiedTests=false [-Dscale.transactions=1000000] [-Dscale.seed=1]
+ * </pre>
+ * Generates a node-event log ({@code generate}), replays it with the {@code replay} command in a
+ * JVM of its own ({@code -Xmx512m}, wall clock including JVM start) into PostgreSQL (when enabled)
+ * and H2, probes block-by-height latency while the PostgreSQL replay runs, then measures page
+ * latency of the hot address's transactions and the hot contract's events at offsets 0, 1%, 50%
+ * and 99% of their totals, and every route against the same routes on the small demo database.
+ * Prints one table. The log is kept in {@code target/scale/} and reused when it exists.
+ */
+@EnabledIfSystemProperty(named = "benchmarks", matches = "true")
+class ScaleBenchmark {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final int WARM_UP = 30;
+    private static final int MEASURED = 200;
+
+    private final HttpClient http = HttpClient.newHttpClient();
+    private final StringBuilder table = new StringBuilder();
+
+    @Test
+    void scale() throws Exception {
+        long transactions = Long.getLong("scale.transactions", 1_000_000L);
+        long seed = Long.getLong("scale.seed", 1L);
+        Path dir = Path.of("target", "scale").toAbsolutePath();
+        Files.createDirectories(dir);
+        Path log = dir.resolve("chain-" + transactions + "-" + seed + ".tsv");
+        Path summaryFile = Path.of(log + ".summary.json");
+        if (!Files.exists(summaryFile)) {
+            double s = run(List.of("generate", log.toString(), "--transactions", String.valueOf(transactions),
+                    "--seed", String.valueOf(seed)), Map.of(), null);
+            row("generate", String.format("%.0f s", s));
+        }
+        JsonNode summary = JSON.readTree(summaryFile.toFile());
+        long txs = summary.get("transactions").asLong();
+        long blocks = summary.get("blocks").asLong();
+        String hotAddress = summary.get("hot_address").asText();
+        String hotContract = summary.get("hot_contract").asText();
+        table.append(String.format("%nScale benchmark: %,d transactions, %,d blocks, %,d contract logs, log %,d MB%n",
+                txs, blocks, summary.path("contract_logs").asLong(), Files.size(log) >> 20));
+
+        Map<String, double[]> demo = demoRoutes();
+        if (TestDatabase.postgresEnabled()) {
+            Map<String, Object> props = TestDatabase.POSTGRES.freshProperties();
+            try (ApiServer api = ApiServer.start(props)) {
+                String schema = api.context().getProperty("flyway.datasources.default.schemas", String.class)
+                        .orElseThrow();
+                Map<String, String> env = new HashMap<>();
+                env.put("PG_HOST", envOr("PG_HOST", "127.0.0.1"));
+                env.put("PG_PORT", envOr("PG_PORT", "5432"));
+                env.put("PG_USER", envOr("PG_USER", "postgres"));
+                env.put("PG_PASSWORD", envOr("PG_PASSWORD", ""));
+                env.put("PG_DATABASE", envOr("PG_DATABASE", "test"));
+                env.put("PG_SCHEMA", schema);
+                List<Double> probes = new ArrayList<>();
+                double seconds = run(List.of("replay", log.toString()), env, () -> probeBlocks(api, probes));
+                replayRows("PostgreSQL", txs, blocks, seconds, pgBytes(api, schema));
+                double[] p = sorted(probes);
+                row("PostgreSQL block-by-height during replay", String.format("p50 %.1f ms, p99 %.1f ms (%d requests)",
+                        pct(p, 50), pct(p, 99), p.length));
+                measure("PostgreSQL", api, hotAddress, hotContract, demo);
+            }
+        }
+        Path h2 = dir.resolve("h2-" + System.nanoTime());
+        Map<String, String> h2Env = Map.of("H2_FILE", h2.resolve("db").toString());
+        double seconds = run(List.of("replay", log.toString()), h2Env, null);
+        replayRows("H2", txs, blocks, seconds, Files.size(h2.resolve("db.mv.db")));
+        Map<String, Object> props = new HashMap<>(StorageSettings.properties(h2Env));
+        props.put("demo-data.enabled", false);
+        props.put("micronaut.server.port", -1);
+        props.put("stacks.event-observer.enabled", false);
+        try (ApiServer api = ApiServer.start(props)) {
+            measure("H2", api, hotAddress, hotContract, demo);
+        }
+        System.out.println(table);
+    }
+
+    /** Runs an api-server command in a JVM of its own; returns its wall-clock seconds. */
+    private static double run(List<String> args, Map<String, String> env, Runnable whileRunning) throws Exception {
+        String java = ProcessHandle.current().info().command().orElse("java");
+        List<String> command = new ArrayList<>(List.of(java, "-Xmx512m", "-cp", System.getProperty("java.class.path"),
+                "io.stacksexplorer.Application"));
+        command.addAll(args);
+        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
+                .redirectOutput(Path.of("target", "scale", args.get(0) + ".out").toFile());
+        builder.environment().putAll(env);
+        long started = System.nanoTime();
+        Process process = builder.start();
+        if (whileRunning != null) {
+            Thread probe = new Thread(() -> {
+                while (process.isAlive()) {
+                    whileRunning.run();
+                }
+            });
+            probe.start();
+            process.waitFor();
+            probe.join();
+        } else {
+            process.waitFor(3, TimeUnit.HOURS);
+        }
+        double seconds = (System.nanoTime() - started) / 1e9;
+        if (process.exitValue() != 0) {
+            throw new IllegalStateException(args + " exited " + process.exitValue() + ", see target/scale/"
+                    + args.get(0) + ".out");
+        }
+        return seconds;
+    }
+
+    /** One block-by-height request at a random height up to the tip, about 20 a second. */
+    private void probeBlocks(ApiServer api, List<Double> millis) {
+        try {
+            JsonNode latest = api.get("/extended/v2/blocks/latest").body();
+            if (latest == null || !latest.has("height")) {
+                Thread.sleep(200);
+                return;
+            }
+            long tip = latest.get("height").asLong();
+            Random random = new Random();
+            for (int i = 0; i < 20; i++) {
+                long height = 1 + (long) (random.nextDouble() * tip);
+                double ms = time(base(api).resolve("/extended/v2/blocks/" + height));
+                millis.add(ms);
+                Thread.sleep(50);
+            }
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private void replayRows(String db, long txs, long blocks, double seconds, long bytes) {
+        row(db + " replay (wall clock, JVM start included)", String.format(
+                "%.0f s: %,.0f tx/s, %,.0f blocks/s, %,.0f DB bytes per transaction",
+                seconds, txs / seconds, blocks / seconds, (double) bytes / txs));
+    }
+
+    private void measure(String db, ApiServer api, String hotAddress, String hotContract, Map<String, double[]> demo)
+            throws Exception {
+        URI base = base(api);
+        for (String list : List.of("/extended/v2/addresses/" + hotAddress + "/transactions",
+                "/extended/v1/contract/" + hotContract + "/events")) {
+            long total = api.get(list).body().get("total").asLong();
+            double zero = 0;
+            StringBuilder cells = new StringBuilder();
+            for (double share : new double[]{0, 0.01, 0.5, 0.99}) {
+                long offset = (long) (total * share);
+                double[] m = measure(base.resolve(list + "?limit=20&offset=" + offset));
+                if (share == 0) {
+                    zero = pct(m, 50);
+                }
+                cells.append(String.format(" %s%%: p50 %.1f p99 %.1f (x%.2f) |", share * 100, pct(m, 50), pct(m, 99),
+                        pct(m, 50) / zero));
+            }
+            row(db + (list.contains("addresses") ? " hot address txs" : " hot contract events")
+                    + String.format(" (total %,d)", total), cells.toString());
+        }
+        Map<String, String> routes = routes(api, hotAddress, hotContract);
+        for (Map.Entry<String, String> r : routes.entrySet()) {
+            double[] m = measure(base.resolve(r.getValue()));
+            double[] small = demo.get(r.getKey());
+            row(db + " " + r.getKey(), String.format("p50 %.1f ms, p99 %.1f ms | demo p50 %.1f ms | x%.2f",
+                    pct(m, 50), pct(m, 99), pct(small, 50), pct(m, 50) / pct(small, 50)));
+        }
+    }
+
+    /** The seven routes, with arguments taken from the database itself. */
+    private static Map<String, String> routes(ApiServer api, String address, String contract) {
+        JsonNode latest = api.get("/extended/v2/blocks/latest").body();
+        JsonNode page = api.get("/extended/v2/addresses/" + address + "/transactions?limit=3").body();
+        List<String> ids = new ArrayList<>();
+        page.get("results").forEach(r -> ids.add(r.at("/tx/tx_id").asText()));
+        Map<String, String> routes = new LinkedHashMap<>();
+        routes.put("status", "/extended");
+        routes.put("block by height", "/extended/v2/blocks/" + latest.get("height").asLong() / 2);
+        routes.put("block by hash", "/extended/v2/blocks/" + latest.get("hash").asText());
+        routes.put("tx lookup (3 ids)", "/extended/v1/tx/multiple?tx_id=" + String.join("&tx_id=", ids));
+        routes.put("contract status", "/extended/v2/smart-contracts/status?contract_id=" + contract);
+        routes.put("contract events", "/extended/v1/contract/" + contract + "/events");
+        routes.put("address txs", "/extended/v2/addresses/" + address + "/transactions");
+        routes.put("address mempool", "/extended/v1/address/" + address + "/mempool");
+        return routes;
+    }
+
+    /** The same routes on the demo chain, H2 in memory. */
+    private Map<String, double[]> demoRoutes() throws Exception {
+        DemoChain chain = DemoChain.generate(DemoChain.DEFAULT_SEED);
+        try (ApiServer api = ApiServer.start(TestDatabase.H2)) {
+            ChainWriter writer = api.writer();
+            for (NewBlock block : chain.blocks()) {
+                writer.writeBlock(block);
+            }
+            writer.addMempoolTransactions(chain.mempool());
+            Map<String, double[]> results = new LinkedHashMap<>();
+            for (Map.Entry<String, String> r : routes(api, chain.summary().hotAddresses().get(0),
+                    chain.summary().contractIdWithLogs()).entrySet()) {
+                results.put(r.getKey(), measure(base(api).resolve(r.getValue())));
+            }
+            return results;
+        }
+    }
+
+    private double[] measure(URI uri) throws Exception {
+        for (int i = 0; i < WARM_UP; i++) {
+            time(uri);
+        }
+        double[] millis = new double[MEASURED];
+        for (int i = 0; i < MEASURED; i++) {
+            millis[i] = time(uri);
+        }
+        Arrays.sort(millis);
+        return millis;
+    }
+
+    private double time(URI uri) throws IOException, InterruptedException {
+        long start = System.nanoTime();
+        HttpResponse<byte[]> response = http.send(HttpRequest.newBuilder(uri).GET().build(),
+                HttpResponse.BodyHandlers.ofByteArray());
+        double ms = (System.nanoTime() - start) / 1e6;
+        if (response.statusCode() != 200) {
+            throw new IllegalStateException(uri + " answered " + response.statusCode());
+        }
+        return ms;
+    }
+
+    private static URI base(ApiServer api) {
+        return URI.create(api.context().getBean(EmbeddedServer.class).getURL().toString());
+    }
+
+    private static long pgBytes(ApiServer api, String schema) throws Exception {
+        DataSource ds = DelegatingDataSource.unwrapDataSource(api.context().getBean(DataSource.class));
+        try (Connection c = ds.getConnection(); PreparedStatement st = c.prepareStatement("""
+                SELECT SUM(pg_total_relation_size(c.oid)) FROM pg_class c
+                JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = ? AND c.relkind = 'r'""")) {
+            st.setString(1, schema);
+            try (ResultSet rs = st.executeQuery()) {
+                rs.next();
+                return rs.getLong(1);
+            }
+        }
+    }
+
+    private void row(String what, String value) {
+        table.append(String.format("%-62s | %s%n", what, value));
+    }
+
+    private static double[] sorted(List<Double> values) {
+        double[] a = values.stream().mapToDouble(Double::doubleValue).toArray();
+        Arrays.sort(a);
+        return a.length == 0 ? new double[]{Double.NaN} : a;
+    }
+
+    private static double pct(double[] sorted, int percentile) {
+        return sorted[Math.max(0, Math.min(sorted.length - 1, (int) Math.ceil(percentile / 100.0 * sorted.length) - 1))];
+    }
+
+    private static String envOr(String key, String fallback) {
+        String v = System.getenv(key);
+        return v == null || v.isBlank() ? fallback : v;
+    }
+}
