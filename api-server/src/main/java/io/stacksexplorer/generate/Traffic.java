@@ -69,7 +69,7 @@ final class Traffic {
 
     /** What the steady traffic does, with relative weights (per 1,000 non-coinbase transactions). */
     private enum Action {
-        WITHDRAWAL(120), DEPOSIT(120), USER_TRANSFER(140), SWAP(165), HOT_SWAP(50), TOKEN_TRANSFER(70),
+        WITHDRAWAL(107), DEPOSIT(107), USER_TRANSFER(140), SWAP(165), HOT_SWAP(50), TOKEN_TRANSFER(70),
         TOKEN_MINT(10), TOKEN_BURN(10), NFT_CLAIM(40), NFT_TRANSFER(30), NFT_BURN(5), HELLO_CALL(30),
         HELLO_DEPLOY(5), FAILED_DEPLOY(1), REGISTER(20), RENEW(5), STACK(4), POISON(1), TENURE_CHANGE(1);
 
@@ -868,7 +868,8 @@ final class Traffic {
                 return user;
             }
         }
-        // Nobody found: the exchange tops somebody up before the next block (their balance here).
+        // Nobody rich enough in a few draws: the generator believes one user got funds from outside
+        // (balances here only keep amounts plausible; the API never sees them).
         Account user = pickUser();
         user.stx += minimum * 10;
         return user;
@@ -886,7 +887,10 @@ final class Traffic {
 
     private Account otherThan(Account account) {
         Account other = pickUser();
-        return other == account ? users[(random.nextInt(USERS))] : other;
+        while (other == account) {
+            other = users[random.nextInt(USERS)];
+        }
+        return other;
     }
 
     private String pick(String[] items) {
