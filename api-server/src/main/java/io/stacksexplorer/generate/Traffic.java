@@ -548,7 +548,8 @@ final class Traffic {
                         uint(id), abort ? NonFungibleConditionCode.NOT_SENT : NonFungibleConditionCode.SENT)),
                 call(nft, "transfer", uint(id), from.principal, to.principal));
         List<NewEvent> events = List.of(
-                new NewEvent.NonFungibleAsset(AssetAction.TRANSFER, nftAssetId, from.id, to.id, uint(id).serializeHex()),
+                new NewEvent.NonFungibleAsset(AssetAction.TRANSFER, nftAssetId, from.id, to.id,
+                        uint(id).serializeHex()),
                 log(nftId, tuple("action", ascii("transfer"), "id", uint(id), "recipient", to.principal,
                         "sender", from.principal)));
         if (abort) {
@@ -750,15 +751,20 @@ final class Traffic {
     private SpendingCondition condition(Account account, long nonce, long fee) {
         if (account.multiSig) {
             List<AuthField> fields = List.of(
-                    new AuthField(AuthField.Type.SIGNATURE_COMPRESSED, "0x0" + random.nextInt(2) + Hex.encodeBare(bytes(64))),
-                    new AuthField(AuthField.Type.SIGNATURE_COMPRESSED, "0x0" + random.nextInt(2) + Hex.encodeBare(bytes(64))),
+                    new AuthField(AuthField.Type.SIGNATURE_COMPRESSED, signature()),
+                    new AuthField(AuthField.Type.SIGNATURE_COMPRESSED, signature()),
                     new AuthField(AuthField.Type.PUBLIC_KEY_COMPRESSED, "0x0" + (2 + random.nextInt(2))
                             + Hex.encodeBare(bytes(32))));
             return new SpendingCondition.MultiSig(HashMode.P2SH, account.hash160Hex, BigInteger.valueOf(nonce),
                     BigInteger.valueOf(fee), fields, 2);
         }
         return new SpendingCondition.SingleSig(HashMode.P2PKH, account.hash160Hex, BigInteger.valueOf(nonce),
-                BigInteger.valueOf(fee), KeyEncoding.COMPRESSED, "0x0" + random.nextInt(2) + Hex.encodeBare(bytes(64)));
+                BigInteger.valueOf(fee), KeyEncoding.COMPRESSED, signature());
+    }
+
+    /** A recoverable signature: recovery id then 64 bytes. */
+    private String signature() {
+        return "0x0" + random.nextInt(2) + Hex.encodeBare(bytes(64));
     }
 
     /**
