@@ -59,6 +59,9 @@ public final class ChainGenerator {
     private record Parent(String blockHash, String indexBlockHash, Burn burn) {
     }
 
+    private record StaleDrop(long dueHeight, String txId) {
+    }
+
     private NodeEventLog log;
     private GeneratorSummary summary;
     private long clock;
@@ -68,8 +71,8 @@ public final class ChainGenerator {
     private List<Placed> stream = List.of();
     /** How many of the stream's transactions the next block confirms (the rest were forked off). */
     private int streamConfirmed;
-    private final ArrayDeque<long[]> dropDue = new ArrayDeque<>();
-    private final ArrayDeque<String> dropIds = new ArrayDeque<>();
+    /** Stale transactions waiting for the node to garbage-collect them, in due order. */
+    private final ArrayDeque<StaleDrop> staleDrops = new ArrayDeque<>();
     /** Miner and block of each of the last {@link #MATURITY} canonical heights, for matured rewards. */
     private final String[][] maturing = new String[MATURITY + 1][];
     private final TreeMap<String, Long> txTypes = new TreeMap<>();
@@ -90,7 +93,8 @@ public final class ChainGenerator {
     }
 
     /**
-     * Writes the log of a chain holding exactly {@code transactions} canonical transactions.
+     * Writes the log of a chain holding exactly {@code transactions} canonical transactions. A
+     * generator writes one log: make a new one (same seed, same bytes) for another.
      *
      * @param progress called after each block with the number of canonical transactions so far
      */
@@ -387,16 +391,14 @@ public final class ChainGenerator {
             advance(random.nextInt(1, 30));
             log.mempool(clock, List.of(stale.rawTx()));
             summary.mempoolAnnounced++;
-            dropDue.add(new long[]{height + random.nextInt(5, 40)});
-            dropIds.add(stale.txId());
+            staleDrops.add(new StaleDrop(height + 40, stale.txId()));
         }
     }
 
     private void dropDueTransactions(long height) throws IOException {
         List<String> due = new ArrayList<>();
-        while (!dropDue.isEmpty() && dropDue.peek()[0] <= height) {
-            dropDue.poll();
-            due.add(dropIds.poll());
+        while (!staleDrops.isEmpty() && staleDrops.peek().dueHeight() <= height) {
+            due.add(staleDrops.poll().txId());
         }
         if (!due.isEmpty()) {
             advance(random.nextInt(1, 10));
@@ -419,7 +421,7 @@ public final class ChainGenerator {
         advance(random.nextInt(5, 60));
         log.mempool(clock, raws);
         summary.mempoolAnnounced += pending;
-        summary.mempoolPendingAtEnd = pending + dropIds.size();
+        summary.mempoolPendingAtEnd = pending + staleDrops.size();
     }
 
     // --- burn chain and clock -----------------------------------------------------------------------

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.core.JsonGenerator;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -145,7 +146,7 @@ public final class GeneratorSummary {
 
     @Override
     public String toString() {
-        return String.format("%d transactions in %d blocks (%d microblocks, %d reorgs), %d contract logs;"
+        return String.format(Locale.ROOT, "%d transactions in %d blocks (%d microblocks, %d reorgs), %d contract logs;"
                         + " hot address %s in %d transactions (%.1f%%), hot contract %s with %d logs (%.1f%%);"
                         + " %d lines, %.1f s", transactions, blocks, microblocks, reorgs, contractLogs, hotAddress,
                 hotAddressTransactions, 100.0 * hotAddressTransactions / Math.max(1, transactions), hotContract,

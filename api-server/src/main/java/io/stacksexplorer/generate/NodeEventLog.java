@@ -12,6 +12,7 @@ import java.io.Writer;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * Writes node deliveries in the recorded-log TSV format (id, receipt time, path, JSON body; one per
@@ -314,7 +315,7 @@ final class NodeEventLog {
     /** The recorded logs' receipt time form: {@code 2021-07-28 22:04:25.107736+00}. */
     static String timestamp(long micros) {
         LocalDateTime t = LocalDateTime.ofEpochSecond(Math.floorDiv(micros, 1_000_000L), 0, ZoneOffset.UTC);
-        return String.format("%04d-%02d-%02d %02d:%02d:%02d.%06d+00", t.getYear(), t.getMonthValue(),
+        return String.format(Locale.ROOT, "%04d-%02d-%02d %02d:%02d:%02d.%06d+00", t.getYear(), t.getMonthValue(),
                 t.getDayOfMonth(), t.getHour(), t.getMinute(), t.getSecond(), Math.floorMod(micros, 1_000_000L));
     }
 }

@@ -69,7 +69,7 @@ final class Traffic {
 
     /** What the steady traffic does, with relative weights (per 1,000 non-coinbase transactions). */
     private enum Action {
-        WITHDRAWAL(120), DEPOSIT(120), USER_TRANSFER(140), SWAP(165), HOT_SWAP(50), TOKEN_TRANSFER(70),
+        WITHDRAWAL(107), DEPOSIT(107), USER_TRANSFER(140), SWAP(165), HOT_SWAP(50), TOKEN_TRANSFER(70),
         TOKEN_MINT(10), TOKEN_BURN(10), NFT_CLAIM(40), NFT_TRANSFER(30), NFT_BURN(5), HELLO_CALL(30),
         HELLO_DEPLOY(5), FAILED_DEPLOY(1), REGISTER(20), RENEW(5), STACK(4), POISON(1), TENURE_CHANGE(1);
 
@@ -548,7 +548,8 @@ final class Traffic {
                         uint(id), abort ? NonFungibleConditionCode.NOT_SENT : NonFungibleConditionCode.SENT)),
                 call(nft, "transfer", uint(id), from.principal, to.principal));
         List<NewEvent> events = List.of(
-                new NewEvent.NonFungibleAsset(AssetAction.TRANSFER, nftAssetId, from.id, to.id, uint(id).serializeHex()),
+                new NewEvent.NonFungibleAsset(AssetAction.TRANSFER, nftAssetId, from.id, to.id,
+                        uint(id).serializeHex()),
                 log(nftId, tuple("action", ascii("transfer"), "id", uint(id), "recipient", to.principal,
                         "sender", from.principal)));
         if (abort) {
@@ -750,15 +751,20 @@ final class Traffic {
     private SpendingCondition condition(Account account, long nonce, long fee) {
         if (account.multiSig) {
             List<AuthField> fields = List.of(
-                    new AuthField(AuthField.Type.SIGNATURE_COMPRESSED, "0x0" + random.nextInt(2) + Hex.encodeBare(bytes(64))),
-                    new AuthField(AuthField.Type.SIGNATURE_COMPRESSED, "0x0" + random.nextInt(2) + Hex.encodeBare(bytes(64))),
+                    new AuthField(AuthField.Type.SIGNATURE_COMPRESSED, signature()),
+                    new AuthField(AuthField.Type.SIGNATURE_COMPRESSED, signature()),
                     new AuthField(AuthField.Type.PUBLIC_KEY_COMPRESSED, "0x0" + (2 + random.nextInt(2))
                             + Hex.encodeBare(bytes(32))));
             return new SpendingCondition.MultiSig(HashMode.P2SH, account.hash160Hex, BigInteger.valueOf(nonce),
                     BigInteger.valueOf(fee), fields, 2);
         }
         return new SpendingCondition.SingleSig(HashMode.P2PKH, account.hash160Hex, BigInteger.valueOf(nonce),
-                BigInteger.valueOf(fee), KeyEncoding.COMPRESSED, "0x0" + random.nextInt(2) + Hex.encodeBare(bytes(64)));
+                BigInteger.valueOf(fee), KeyEncoding.COMPRESSED, signature());
+    }
+
+    /** A recoverable signature: recovery id then 64 bytes. */
+    private String signature() {
+        return "0x0" + random.nextInt(2) + Hex.encodeBare(bytes(64));
     }
 
     /**
@@ -868,7 +874,8 @@ final class Traffic {
                 return user;
             }
         }
-        // Nobody found: the exchange tops somebody up before the next block (their balance here).
+        // Nobody rich enough in a few draws: the generator believes one user got funds from outside
+        // (balances here only keep amounts plausible; the API never sees them).
         Account user = pickUser();
         user.stx += minimum * 10;
         return user;
@@ -886,7 +893,10 @@ final class Traffic {
 
     private Account otherThan(Account account) {
         Account other = pickUser();
-        return other == account ? users[(random.nextInt(USERS))] : other;
+        while (other == account) {
+            other = users[random.nextInt(USERS)];
+        }
+        return other;
     }
 
     private String pick(String[] items) {

@@ -187,7 +187,8 @@ class ChainGeneratorTest {
             }
         }
         for (int i = 1; i < canonical.size(); i++) {
-            assertEquals(canonical.get(i - 1).height() + 1, canonical.get(i).height(), "canonical heights are contiguous");
+            assertEquals(canonical.get(i - 1).height() + 1, canonical.get(i).height(),
+                    "canonical heights are contiguous");
         }
     }
 
