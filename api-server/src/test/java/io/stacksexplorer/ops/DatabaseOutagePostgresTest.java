@@ -30,7 +30,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  */
 class DatabaseOutagePostgresTest {
 
-    /** Far above the pool's 750 ms, far below the old 30 s hang; machine-independent. */
+    /** Far above the pool's 500 ms, far below the old 30 s hang; machine-independent. */
     static final long LOOSE_LIMIT_MILLIS = 5_000;
 
     static Map<String, Object> serverProperties(PgCluster cluster) {
