@@ -28,10 +28,11 @@ class AddressesController implements AddressesApi {
     @Override
     public AddressTransactionPage getAddressTransactions(String address, Integer limit, Integer offset) {
         Page<AddressQueries.AddressTx> page = addresses.history(params.principal(address, "address"), limit, offset);
+        TransactionMapper.Batch batch = mapper.batch(page.results().stream().map(r -> r.tx().rawTx()).toList());
         return new AddressTransactionPage(limit, offset, page.total(), page.results().stream()
                 .map(record -> {
                     AddressTxRow a = record.activity();
-                    return new AddressTransaction(mapper.confirmedInHistory(record.tx()),
+                    return new AddressTransaction(batch.confirmedInHistory(record.tx()),
                             a.stxSent().toPlainString(), a.stxReceived().toPlainString(),
                             new AddressEventCounts(
                                     new AssetEventCounts(a.stxTransfer(), a.stxMint(), a.stxBurn()),
@@ -45,7 +46,8 @@ class AddressesController implements AddressesApi {
     public MempoolTransactionPage getAddressMempoolTransactions(String address, Integer limit, Integer offset,
                                                                 Boolean unanchored) {
         Page<MempoolTxRow> page = addresses.mempool(params.principal(address, "address"), limit, offset);
+        TransactionMapper.Batch batch = mapper.batch(page.results().stream().map(MempoolTxRow::rawTx).toList());
         return new MempoolTransactionPage(limit, offset, page.total(),
-                page.results().stream().map(mapper::pendingInList).toList());
+                page.results().stream().map(batch::pendingInList).toList());
     }
 }
