@@ -6,9 +6,11 @@ import io.stacksexplorer.codec.clarity.ClarityValue;
 import io.stacksexplorer.codec.tx.PostConditionPrincipal;
 import io.stacksexplorer.codec.tx.StacksTransaction;
 import io.stacksexplorer.codec.tx.TransactionPayload;
+import io.stacksexplorer.query.TxRow;
 import io.stacksexplorer.server.model.AnchorMode;
 import io.stacksexplorer.server.model.ClarityValueHex;
 import io.stacksexplorer.server.model.CoinbasePayload;
+import io.stacksexplorer.server.model.ConfirmedTransaction;
 import io.stacksexplorer.server.model.ContractCallArgument;
 import io.stacksexplorer.server.model.ContractCallPayload;
 import io.stacksexplorer.server.model.PoisonMicroblockPayload;
@@ -55,6 +57,43 @@ record SignedPart(String txId, long nonce, String fee, String senderAddress, boo
     Transaction newTransaction(String status, Map<String, Optional<ContractAbi>> abis) {
         Transaction tx = new Transaction(txId, nonce, fee, senderAddress, sponsored, postConditionMode,
                 postConditions, anchorMode, TransactionStatus.fromValue(status), txType);
+        if (sponsored) {
+            tx.setSponsorAddress(sponsorAddress);
+            tx.setSponsorNonce(sponsorNonce);
+        }
+        if (payload instanceof TokenTransferPayload transfer) {
+            tx.setTokenTransfer(transfer);
+        } else if (payload instanceof SmartContractPayload contract) {
+            tx.setSmartContract(contract);
+        } else if (payload instanceof PoisonMicroblockPayload poison) {
+            tx.setPoisonMicroblock(poison);
+        } else if (payload instanceof CoinbasePayload coinbase) {
+            tx.setCoinbasePayload(coinbase);
+        } else if (payload instanceof TenureChangePayload change) {
+            tx.setTenureChangePayload(change);
+        }
+        if (call != null) {
+            tx.setContractCall(contractCall(abis.getOrDefault(call.contractId(), Optional.empty())));
+        }
+        return tx;
+    }
+
+    /**
+     * A new {@code ConfirmedTransaction} (the shape inside an address history) with this signed part and
+     * the given row columns, built directly: copying a {@code Transaction} property by property through
+     * bean introspection was a fifth of an address-history page's CPU time.
+     */
+    ConfirmedTransaction newConfirmed(String status, TxRow row, ClarityValueHex txResult,
+                                      Map<String, Optional<ContractAbi>> abis) {
+        ConfirmedTransaction tx = new ConfirmedTransaction(txId, nonce, fee, senderAddress, sponsored,
+                postConditionMode, postConditions, anchorMode, TransactionStatus.fromValue(status), txType,
+                row.blockHash(), row.blockHeight(), row.blockTime(), ApiTime.iso(row.blockTime()),
+                row.burnBlockHeight(), row.burnBlockTime(), ApiTime.iso(row.burnBlockTime()),
+                row.parentBurnBlockTime(), ApiTime.iso(row.parentBurnBlockTime()), row.canonical(), row.txIndex(),
+                txResult, row.eventCount(), row.parentBlockHash(), row.isUnanchored(), row.microblockHash(),
+                row.microblockSequence(), row.microblockCanonical(), row.executionCostReadCount(),
+                row.executionCostReadLength(), row.executionCostRuntime(), row.executionCostWriteCount(),
+                row.executionCostWriteLength(), List.of());
         if (sponsored) {
             tx.setSponsorAddress(sponsorAddress);
             tx.setSponsorNonce(sponsorNonce);

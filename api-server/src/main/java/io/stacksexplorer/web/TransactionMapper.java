@@ -109,7 +109,7 @@ class TransactionMapper {
         }
 
         ConfirmedTransaction confirmedInHistory(TxRow row) {
-            return ModelCopy.copy(confirmed(row, List.of()), ConfirmedTransaction.class);
+            return part(row.rawTx()).newConfirmed(row.txStatus(), row, Renderings.clarity(row.rawResult()), abis);
         }
 
         Transaction pending(MempoolTxRow row, String status) {
@@ -124,11 +124,15 @@ class TransactionMapper {
         }
 
         private Transaction signed(String rawTx, String status) {
+            return part(rawTx).newTransaction(status, abis);
+        }
+
+        private SignedPart part(String rawTx) {
             SignedPart part = parts.get(rawTx);
             if (part == null) {
                 throw new IllegalArgumentException("row not in this batch");
             }
-            return part.newTransaction(status, abis);
+            return part;
         }
     }
 }

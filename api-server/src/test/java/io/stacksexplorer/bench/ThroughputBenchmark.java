@@ -50,6 +50,8 @@ class ThroughputBenchmark {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String BASELINE = System.getProperty("bench.baseline", "055817d");
     private static final int SECONDS = Integer.getInteger("bench.seconds", 8);
+    /** Seconds of load per route and build before measuring, so that both JITs have compiled the route. */
+    private static final int WARM_UP = Integer.getInteger("bench.warmUp", 5);
     private static final int CONNECTIONS = Integer.getInteger("bench.connections", 16);
     private static final int THREADS = Integer.getInteger("bench.threads", 2);
     private static final String JVM_ARGS = System.getProperty("bench.jvmArgs", "-Xms1g -Xmx1g");
@@ -95,8 +97,8 @@ class ThroughputBenchmark {
             Map<String, Result[]> results = new LinkedHashMap<>();
             for (Map.Entry<String, String> route : routes.entrySet()) {
                 // Warm both JITs on this route, then alternate so that a busy moment hits both alike.
-                load(wrk, old, route.getValue(), 2);
-                load(wrk, current, route.getValue(), 2);
+                load(wrk, old, route.getValue(), WARM_UP);
+                load(wrk, current, route.getValue(), WARM_UP);
                 Result o1 = load(wrk, old, route.getValue(), SECONDS);
                 Result n1 = load(wrk, current, route.getValue(), SECONDS);
                 Result o2 = load(wrk, old, route.getValue(), SECONDS);
