@@ -3,7 +3,10 @@ package io.stacksexplorer.query;
 import io.micronaut.core.annotation.Nullable;
 import jakarta.inject.Singleton;
 
+import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /** Read facade for contract deployment status, ABIs and log events. */
@@ -33,9 +36,22 @@ public class ContractQueries {
                 .map(row -> new ContractStatusRow(contractId, "pending", row.txId(), null));
     }
 
-    /** The ABI JSON of the deployed contract, when the node reported one. */
-    public Optional<String> abi(String contractId) {
-        return contracts.findDeployed(contractId).map(ContractDeployRow::abi);
+    /**
+     * The ABI JSON of each contract's latest canonical successful deployment, for the contracts that
+     * have one; one query for a whole page of contract calls.
+     */
+    public Map<String, String> abis(Collection<String> contractIds) {
+        Map<String, ContractDeployRow> latest = new HashMap<>();
+        for (ContractDeployRow row : contracts.findAllDeployed(contractIds)) {
+            latest.merge(row.contractId(), row, (a, b) -> b.blockHeight() > a.blockHeight() ? b : a);
+        }
+        Map<String, String> abis = new HashMap<>();
+        latest.forEach((contract, row) -> {
+            if (row.abi() != null) {
+                abis.put(contract, row.abi());
+            }
+        });
+        return abis;
     }
 
     /** Log events of a contract, newest first, from an offset. */

@@ -5,6 +5,7 @@ import io.micronaut.data.jdbc.annotation.JdbcRepository;
 import io.micronaut.data.model.query.builder.sql.Dialect;
 import io.micronaut.data.repository.GenericRepository;
 
+import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 
@@ -18,10 +19,13 @@ interface ContractRepository extends GenericRepository<ContractDeployRow, String
             + " ORDER BY block_height DESC, microblock_sequence DESC, tx_index DESC LIMIT 1")
     Optional<ContractDeployRow> findLatestDeploy(String contractId);
 
-    /** The ABI of the canonical successful deployment, which names contract-call arguments. */
-    @Query("SELECT " + ContractDeployRow.COLUMNS + " FROM smart_contracts WHERE contract_id = :contractId"
-            + " AND canonical = TRUE AND tx_status = 'success' ORDER BY block_height DESC LIMIT 1")
-    Optional<ContractDeployRow> findDeployed(String contractId);
+    /**
+     * Every canonical successful deployment of the given contracts; their ABIs name contract-call
+     * arguments (the caller keeps the latest per contract).
+     */
+    @Query("SELECT " + ContractDeployRow.COLUMNS + " FROM smart_contracts WHERE contract_id IN (:contractIds)"
+            + " AND canonical = TRUE AND tx_status = 'success'")
+    List<ContractDeployRow> findAllDeployed(Collection<String> contractIds);
 
     /**
      * Log events at positions (below, top], newest first: a range on tx_events_log_position_idx whose

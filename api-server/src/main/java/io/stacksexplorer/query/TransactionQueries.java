@@ -2,6 +2,7 @@ package io.stacksexplorer.query;
 
 import jakarta.inject.Singleton;
 
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -21,15 +22,27 @@ public class TransactionQueries {
 
     /**
      * Resolves each id (normalised, distinct) to its canonical mined row with a page of its events,
-     * or else to its mempool row; ids found nowhere are absent from the answer. Three queries in
-     * all, plus one per mined transaction for its events.
+     * or else to its mempool row; ids found nowhere are absent from the answer. At most four queries,
+     * however many ids: the events of all mined transactions are read together.
      */
     public Map<String, TransactionLookup> lookup(List<String> txIds, boolean unanchored, int eventLimit,
                                                  int eventOffset) {
         Map<String, TransactionLookup> found = new LinkedHashMap<>();
+        Map<String, TxRow> mined = new LinkedHashMap<>();
         for (TxRow row : txs.findCanonical(txIds, unanchored)) {
-            found.putIfAbsent(row.txId(), new TransactionLookup.Mined(row,
-                    txs.findEvents(row.txId(), row.indexBlockHash(), eventLimit, eventOffset)));
+            mined.putIfAbsent(row.txId(), row);
+        }
+        if (!mined.isEmpty()) {
+            Map<String, List<EventRow>> events = new HashMap<>();
+            for (BlockEventRow event : txs.findEventPages(List.copyOf(mined.keySet()), eventOffset,
+                    (long) eventOffset + eventLimit)) {
+                TxRow tx = mined.get(event.txId());
+                if (tx != null && tx.indexBlockHash().equals(event.indexBlockHash())) {
+                    events.computeIfAbsent(event.txId(), id -> new ArrayList<>()).add(event.event());
+                }
+            }
+            mined.forEach((id, row) -> found.put(id,
+                    new TransactionLookup.Mined(row, events.getOrDefault(id, List.of()))));
         }
         List<String> rest = txIds.stream().filter(id -> !found.containsKey(id)).toList();
         if (!rest.isEmpty()) {

@@ -24,7 +24,13 @@ interface TransactionRepository extends GenericRepository<TxRow, String> {
     @Query("SELECT " + TxRow.COLUMNS + " FROM txs WHERE tx_id = :txId AND index_block_hash = :indexBlockHash")
     List<TxRow> findInBlock(String txId, String indexBlockHash);
 
-    @Query("SELECT " + EventRow.COLUMNS + " FROM tx_events WHERE tx_id = :txId AND index_block_hash = :indexBlockHash"
-            + " ORDER BY event_index LIMIT :limit OFFSET :offset")
-    List<EventRow> findEvents(String txId, String indexBlockHash, int limit, int offset);
+    /**
+     * The events of many transactions in one query: events {@code from .. to - 1} of each
+     * (tx_id, index_block_hash) whose tx_id is given (the caller keeps the blocks it asked for). One
+     * primary-key range per block, whatever the offset: event_index is the event's position within its
+     * transaction (0..n-1, as served), so the page by position is the range by event_index.
+     */
+    @Query("SELECT " + BlockEventRow.COLUMNS + " FROM tx_events WHERE tx_id IN (:txIds)"
+            + " AND event_index >= :from AND event_index < :to ORDER BY tx_id, index_block_hash, event_index")
+    List<BlockEventRow> findEventPages(Collection<String> txIds, long from, long to);
 }

@@ -35,10 +35,11 @@ class AddressesController implements AddressesApi {
                         principal, PageCursors.withoutOffset(cursor, offset)));
         String next = page.last() == null ? null
                 : PageCursors.encode(PageCursors.Kind.ADDRESS_TRANSACTIONS, principal, page.last());
+        TransactionMapper.Batch batch = mapper.batch(page.results().stream().map(r -> r.tx().rawTx()).toList());
         return new AddressTransactionPage(limit, (int) page.offset(), page.total(), page.results().stream()
                 .map(record -> {
                     AddressTxRow a = record.activity();
-                    return new AddressTransaction(mapper.confirmedInHistory(record.tx()),
+                    return new AddressTransaction(batch.confirmedInHistory(record.tx()),
                             a.stxSent().toPlainString(), a.stxReceived().toPlainString(),
                             new AddressEventCounts(
                                     new AssetEventCounts(a.stxTransfer(), a.stxMint(), a.stxBurn()),
@@ -52,7 +53,8 @@ class AddressesController implements AddressesApi {
     public MempoolTransactionPage getAddressMempoolTransactions(String address, Integer limit, Integer offset,
                                                                 Boolean unanchored) {
         Page<MempoolTxRow> page = addresses.mempool(params.principal(address, "address"), limit, offset);
+        TransactionMapper.Batch batch = mapper.batch(page.results().stream().map(MempoolTxRow::rawTx).toList());
         return new MempoolTransactionPage(limit, offset, page.total(),
-                page.results().stream().map(mapper::pendingInList).toList());
+                page.results().stream().map(batch::pendingInList).toList());
     }
 }

@@ -1,6 +1,5 @@
 package io.stacksexplorer.web;
 
-import io.stacksexplorer.codec.clarity.ClarityValue;
 import io.stacksexplorer.query.EventRow;
 import io.stacksexplorer.server.model.AssetEventAction;
 import io.stacksexplorer.server.model.AssetEventData;
@@ -46,6 +45,6 @@ final class EventMapper {
 
     /** A serialized Clarity value with its {@code repr}. */
     static ClarityValueHex clarity(String hex) {
-        return new ClarityValueHex(hex, ClarityValue.decodeHex(hex).repr());
+        return Renderings.clarity(hex);
     }
 }

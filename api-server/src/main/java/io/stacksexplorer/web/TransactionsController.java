@@ -33,14 +33,17 @@ class TransactionsController implements TransactionsApi {
         if (found.isEmpty()) {
             throw ApiProblems.notFound("none of the " + ids.size() + " transaction ids was found");
         }
+        TransactionMapper.Batch batch = mapper.batch(found.values().stream().map(lookup ->
+                lookup instanceof TransactionLookup.Mined mined ? mined.tx().rawTx()
+                        : ((TransactionLookup.InMempool) lookup).tx().rawTx()).toList());
         Map<String, TransactionLookupEntry> answer = new LinkedHashMap<>();
         for (String id : ids) {
             TransactionLookup lookup = found.get(id);
             TransactionLookupEntry entry = new TransactionLookupEntry(lookup != null);
             if (lookup instanceof TransactionLookup.Mined mined) {
-                entry.setResult(mapper.confirmed(mined.tx(), mined.events()));
+                entry.setResult(batch.confirmed(mined.tx(), mined.events()));
             } else if (lookup instanceof TransactionLookup.InMempool pending) {
-                entry.setResult(mapper.pending(pending.tx(), pending.status()));
+                entry.setResult(batch.pending(pending.tx(), pending.status()));
             }
             answer.put(id, entry);
         }

@@ -1,0 +1,219 @@
+package io.stacksexplorer.web;
+
+import io.micronaut.core.annotation.Nullable;
+import io.stacksexplorer.codec.address.ContractId;
+import io.stacksexplorer.codec.clarity.ClarityValue;
+import io.stacksexplorer.codec.tx.PostConditionPrincipal;
+import io.stacksexplorer.codec.tx.StacksTransaction;
+import io.stacksexplorer.codec.tx.TransactionPayload;
+import io.stacksexplorer.query.TxRow;
+import io.stacksexplorer.server.model.AnchorMode;
+import io.stacksexplorer.server.model.ClarityValueHex;
+import io.stacksexplorer.server.model.CoinbasePayload;
+import io.stacksexplorer.server.model.ConfirmedTransaction;
+import io.stacksexplorer.server.model.ContractCallArgument;
+import io.stacksexplorer.server.model.ContractCallPayload;
+import io.stacksexplorer.server.model.PoisonMicroblockPayload;
+import io.stacksexplorer.server.model.PostCondition;
+import io.stacksexplorer.server.model.PostConditionAsset;
+import io.stacksexplorer.server.model.PostConditionCode;
+import io.stacksexplorer.server.model.PostConditionMode;
+import io.stacksexplorer.server.model.PostConditionPrincipalType;
+import io.stacksexplorer.server.model.PostConditionType;
+import io.stacksexplorer.server.model.SmartContractPayload;
+import io.stacksexplorer.server.model.TenureChangeCause;
+import io.stacksexplorer.server.model.TenureChangePayload;
+import io.stacksexplorer.server.model.TokenTransferPayload;
+import io.stacksexplorer.server.model.Transaction;
+import io.stacksexplorer.server.model.TransactionStatus;
+import io.stacksexplorer.server.model.TransactionType;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Everything the sender signed, decoded from the raw bytes once and rendered (payload, post conditions,
+ * modes, addresses as c32check text). Immutable by convention: the payload and post-condition models in
+ * here are shared by every answer that serves this transaction, so nothing may mutate them; each answer
+ * gets a {@link Transaction} of its own for the per-row columns. Contract-call argument names and types
+ * come from the called contract's ABI, which a reorg can change, so they are joined per request.
+ */
+record SignedPart(String txId, long nonce, String fee, String senderAddress, boolean sponsored,
+                  @Nullable String sponsorAddress, @Nullable Long sponsorNonce,
+                  PostConditionMode postConditionMode, List<PostCondition> postConditions, AnchorMode anchorMode,
+                  TransactionType txType, @Nullable Object payload, @Nullable Call call) {
+
+    /** A contract call before its ABI is known. */
+    record Call(String contractId, String functionName, List<Arg> args) {
+    }
+
+    /** One argument: serialized value, its {@code repr}, and the type read off the value itself. */
+    record Arg(String hex, String repr, String typeSignature) {
+    }
+
+    /** A new {@code Transaction} with this signed part; {@code abis} maps called contracts to ABIs. */
+    Transaction newTransaction(String status, Map<String, Optional<ContractAbi>> abis) {
+        Transaction tx = new Transaction(txId, nonce, fee, senderAddress, sponsored, postConditionMode,
+                postConditions, anchorMode, TransactionStatus.fromValue(status), txType);
+        if (sponsored) {
+            tx.setSponsorAddress(sponsorAddress);
+            tx.setSponsorNonce(sponsorNonce);
+        }
+        if (payload instanceof TokenTransferPayload transfer) {
+            tx.setTokenTransfer(transfer);
+        } else if (payload instanceof SmartContractPayload contract) {
+            tx.setSmartContract(contract);
+        } else if (payload instanceof PoisonMicroblockPayload poison) {
+            tx.setPoisonMicroblock(poison);
+        } else if (payload instanceof CoinbasePayload coinbase) {
+            tx.setCoinbasePayload(coinbase);
+        } else if (payload instanceof TenureChangePayload change) {
+            tx.setTenureChangePayload(change);
+        }
+        if (call != null) {
+            tx.setContractCall(contractCall(abis.getOrDefault(call.contractId(), Optional.empty())));
+        }
+        return tx;
+    }
+
+    /**
+     * A new {@code ConfirmedTransaction} (the shape inside an address history) with this signed part and
+     * the given row columns, built directly: copying a {@code Transaction} property by property through
+     * bean introspection was a fifth of an address-history page's CPU time.
+     */
+    ConfirmedTransaction newConfirmed(String status, TxRow row, ClarityValueHex txResult,
+                                      Map<String, Optional<ContractAbi>> abis) {
+        ConfirmedTransaction tx = new ConfirmedTransaction(txId, nonce, fee, senderAddress, sponsored,
+                postConditionMode, postConditions, anchorMode, TransactionStatus.fromValue(status), txType,
+                row.blockHash(), row.blockHeight(), row.blockTime(), ApiTime.iso(row.blockTime()),
+                row.burnBlockHeight(), row.burnBlockTime(), ApiTime.iso(row.burnBlockTime()),
+                row.parentBurnBlockTime(), ApiTime.iso(row.parentBurnBlockTime()), row.canonical(), row.txIndex(),
+                txResult, row.eventCount(), row.parentBlockHash(), row.isUnanchored(), row.microblockHash(),
+                row.microblockSequence(), row.microblockCanonical(), row.executionCostReadCount(),
+                row.executionCostReadLength(), row.executionCostRuntime(), row.executionCostWriteCount(),
+                row.executionCostWriteLength(), List.of());
+        if (sponsored) {
+            tx.setSponsorAddress(sponsorAddress);
+            tx.setSponsorNonce(sponsorNonce);
+        }
+        if (payload instanceof TokenTransferPayload transfer) {
+            tx.setTokenTransfer(transfer);
+        } else if (payload instanceof SmartContractPayload contract) {
+            tx.setSmartContract(contract);
+        } else if (payload instanceof PoisonMicroblockPayload poison) {
+            tx.setPoisonMicroblock(poison);
+        } else if (payload instanceof CoinbasePayload coinbase) {
+            tx.setCoinbasePayload(coinbase);
+        } else if (payload instanceof TenureChangePayload change) {
+            tx.setTenureChangePayload(change);
+        }
+        if (call != null) {
+            tx.setContractCall(contractCall(abis.getOrDefault(call.contractId(), Optional.empty())));
+        }
+        return tx;
+    }
+
+    /** Argument names and types come from the called contract's ABI when it is known. */
+    private ContractCallPayload contractCall(Optional<ContractAbi> abi) {
+        Optional<ContractAbi.Function> function = abi
+                .flatMap(a -> a.function(call.functionName()))
+                .filter(fn -> fn.argNames().size() == call.args().size());
+        ContractCallPayload out = new ContractCallPayload(call.contractId(), call.functionName(),
+                function.map(ContractAbi.Function::signature).orElse(""));
+        List<ContractCallArgument> args = new ArrayList<>(call.args().size());
+        for (int i = 0; i < call.args().size(); i++) {
+            Arg arg = call.args().get(i);
+            int index = i;
+            args.add(new ContractCallArgument(arg.hex(), arg.repr(),
+                    function.map(fn -> fn.argNames().get(index)).orElse(""),
+                    function.map(fn -> fn.argTypes().get(index)).orElse(arg.typeSignature())));
+        }
+        out.setFunctionArgs(args);
+        return out;
+    }
+
+    // ------------------------------------------------------------------------------------------
+
+    static SignedPart decode(String rawTx) {
+        StacksTransaction decoded = StacksTransaction.decodeHex(rawTx);
+        List<PostCondition> postConditions = new ArrayList<>();
+        for (io.stacksexplorer.codec.tx.PostCondition pc : decoded.postConditions()) {
+            postConditions.add(postCondition(pc));
+        }
+        TransactionPayload payload = decoded.payload();
+        Object payloadModel = null;
+        Call call = null;
+        if (payload instanceof TransactionPayload.TokenTransfer transfer) {
+            payloadModel = new TokenTransferPayload(transfer.recipientAddress(), transfer.amount().toString(),
+                    transfer.memo());
+        } else if (payload instanceof TransactionPayload.SmartContract contract) {
+            payloadModel = new SmartContractPayload(
+                    decoded.smartContractId().map(Object::toString).orElseThrow(), contract.sourceCode(),
+                    contract.clarityVersion().isPresent() ? contract.clarityVersion().getAsInt() : null);
+        } else if (payload instanceof TransactionPayload.ContractCall contractCall) {
+            List<Arg> args = new ArrayList<>(contractCall.functionArgs().size());
+            for (ClarityValue value : contractCall.functionArgs()) {
+                args.add(new Arg(value.serializeHex(), value.repr(), value.typeSignature()));
+            }
+            call = new Call(contractCall.contract().toString(), contractCall.functionName(), List.copyOf(args));
+        } else if (payload instanceof TransactionPayload.PoisonMicroblock poison) {
+            payloadModel = new PoisonMicroblockPayload(poison.header1().serialized(), poison.header2().serialized());
+        } else if (payload instanceof TransactionPayload.Coinbase coinbase) {
+            CoinbasePayload cb = new CoinbasePayload(coinbase.payload(),
+                    coinbase.altRecipient().map(Object::toString).orElse(null));
+            coinbase.vrfProof().ifPresent(cb::setVrfProof);
+            payloadModel = cb;
+        } else if (payload instanceof TransactionPayload.TenureChange change) {
+            payloadModel = new TenureChangePayload(change.tenureConsensusHash(),
+                    change.prevTenureConsensusHash(), change.burnViewConsensusHash(), change.previousTenureEnd(),
+                    change.previousTenureBlocks(), TenureChangeCause.fromValue(change.cause().apiName()),
+                    change.pubkeyHash());
+        }
+        boolean sponsored = decoded.isSponsored();
+        return new SignedPart(decoded.txId(), decoded.nonce().longValueExact(), decoded.fee().toString(),
+                decoded.senderAddress().toString(), sponsored,
+                sponsored ? decoded.sponsorAddress().map(Object::toString).orElse(null) : null,
+                sponsored ? decoded.sponsorNonce().map(n -> n.longValueExact()).orElse(null) : null,
+                PostConditionMode.fromValue(decoded.postConditionMode().apiName()),
+                java.util.Collections.unmodifiableList(postConditions),
+                AnchorMode.fromValue(decoded.anchorMode().apiName()), TransactionType.fromValue(payload.txType()),
+                payloadModel, call);
+    }
+
+    private static PostCondition postCondition(io.stacksexplorer.codec.tx.PostCondition pc) {
+        io.stacksexplorer.server.model.PostConditionPrincipal principal =
+                new io.stacksexplorer.server.model.PostConditionPrincipal(
+                        PostConditionPrincipalType.fromValue(pc.principal().typeId()));
+        if (pc.principal() instanceof PostConditionPrincipal.Standard standard) {
+            principal.setAddress(standard.address().toString());
+        } else if (pc.principal() instanceof PostConditionPrincipal.Contract contract) {
+            principal.setAddress(contract.contract().address().toString());
+            principal.setContractName(contract.contract().name());
+        }
+        PostCondition out;
+        if (pc instanceof io.stacksexplorer.codec.tx.PostCondition.Stx stx) {
+            out = new PostCondition(PostConditionType.STX, principal,
+                    PostConditionCode.fromValue(stx.conditionCode().apiName()));
+            out.setAmount(stx.amount().toString());
+        } else if (pc instanceof io.stacksexplorer.codec.tx.PostCondition.Fungible ft) {
+            out = new PostCondition(PostConditionType.FUNGIBLE, principal,
+                    PostConditionCode.fromValue(ft.conditionCode().apiName()));
+            out.setAmount(ft.amount().toString());
+            out.setAsset(asset(ft.asset().contract(), ft.asset().assetName()));
+        } else {
+            io.stacksexplorer.codec.tx.PostCondition.NonFungible nft =
+                    (io.stacksexplorer.codec.tx.PostCondition.NonFungible) pc;
+            out = new PostCondition(PostConditionType.NON_FUNGIBLE, principal,
+                    PostConditionCode.fromValue(nft.conditionCode().apiName()));
+            out.setAsset(asset(nft.asset().contract(), nft.asset().assetName()));
+            out.setAssetValue(new ClarityValueHex(nft.assetValue().serializeHex(), nft.assetValue().repr()));
+        }
+        return out;
+    }
+
+    private static PostConditionAsset asset(ContractId contract, String assetName) {
+        return new PostConditionAsset(contract.address().toString(), contract.name(), assetName);
+    }
+}
