@@ -45,9 +45,7 @@ final class BlockWrites {
 
         // Mempool: what is mined now leaves it; what only the orphaned branch had mined returns.
         boolean mempoolChanged = false;
-        for (String txId : MempoolWrites.pendingAmong(sql, fork.rejoined())) {
-            mempoolChanged |= MempoolWrites.remove(sql, txId, null);
-        }
+        mempoolChanged |= MempoolWrites.removeMined(sql, fork.rejoined());
         for (Map.Entry<String, String> left : fork.leftChain().entrySet()) {
             String txId = left.getKey();
             if (!fork.rejoined().contains(txId) && !sql.exists(WriteSql.CANONICAL_TX_EXISTS, txId)) {

@@ -151,11 +151,8 @@ public class ChainWriter {
             return true;
         }
         String hash = raw.payloadHash();
-        if (sql.exists(WriteSql.NODE_EVENT_EXISTS, hash)) {
-            return false;
-        }
-        sql.update(WriteSql.INSERT_NODE_EVENT, raw.receivedAt(), raw.path(), hash, raw.body());
-        return true;
+        // One round trip: inserted (new) or not (seen before).
+        return sql.update(WriteSql.INSERT_NODE_EVENT_IF_NEW, raw.receivedAt(), raw.path(), hash, raw.body(), hash) == 1;
     }
 
     private static long rawId(Statements sql, RawPayload raw) throws SQLException {

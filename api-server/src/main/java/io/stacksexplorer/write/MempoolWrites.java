@@ -9,6 +9,8 @@ import java.util.Collection;
 import java.util.Collections;
 import java.util.HashSet;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -22,18 +24,58 @@ final class MempoolWrites {
         this.decoder = decoder;
     }
 
+    /** Adds the transactions not known yet; existence checks in bulk, rows batched. */
     int add(Statements sql, List<NewMempoolTransaction> txs) throws SQLException {
-        int added = 0;
+        Map<String, NewMempoolTransaction> byId = new LinkedHashMap<>();
         for (NewMempoolTransaction tx : txs) {
-            if (addOne(sql, tx)) {
-                added++;
+            byId.putIfAbsent(Sha512_256.txId(Hex.decode(tx.rawTx())), tx);
+        }
+        Set<String> known = new HashSet<>(sql.queryIn(WriteSql.MEMPOOL_KNOWN_PREFIX, byId.keySet(),
+                rs -> rs.getString(1)));
+        byId.keySet().removeAll(known);
+        // Reported after it was mined (deliveries can interleave): kept, but not as pending.
+        Set<String> mined = new HashSet<>(sql.queryIn(WriteSql.CANONICAL_AMONG_PREFIX, byId.keySet(),
+                rs -> rs.getString(1)));
+        for (Map.Entry<String, NewMempoolTransaction> e : byId.entrySet()) {
+            String txId = e.getKey();
+            NewMempoolTransaction tx = e.getValue();
+            TxFacts facts = decoder.decode(tx.rawTx());
+            boolean pruned = mined.contains(txId);
+            sql.addBatch(WriteSql.INSERT_MEMPOOL_TX_STATE, txId, tx.rawTx(), tx.receiptTime(), pruned,
+                    facts.txType(), facts.nonce(), facts.fee(), facts.senderAddress(), facts.sponsorAddress(),
+                    facts.contractId());
+            if (!pruned) {
+                for (String principal : new LinkedHashSet<>(facts.directPrincipals())) {
+                    sql.addBatch(WriteSql.INSERT_MEMPOOL_PRINCIPAL, principal, txId, tx.receiptTime());
+                    sql.addMempoolDelta(principal, 1);
+                }
             }
         }
-        if (added > 0) {
+        if (!byId.isEmpty()) {
             sql.update(WriteSql.BUMP_MEMPOOL_VERSION);
         }
         sql.executeAllBatches();
-        return added;
+        return byId.size();
+    }
+
+    /** Takes the pending ones among {@code txIds} out of the mempool as mined; true when any was. */
+    static boolean removeMined(Statements sql, Collection<String> txIds) throws SQLException {
+        Set<String> pending = pendingAmong(sql, txIds);
+        if (pending.isEmpty()) {
+            return false;
+        }
+        for (String txId : pending) {
+            sql.addBatch(WriteSql.SET_MEMPOOL_STATE, true, "pending", txId);
+        }
+        for (String principal : sql.queryIn(WriteSql.MEMPOOL_PRINCIPALS_AMONG_PREFIX, pending,
+                rs -> rs.getString(1))) {
+            sql.addMempoolDelta(principal, -1);
+        }
+        for (String txId : pending) {
+            sql.addBatch(WriteSql.DELETE_MEMPOOL_PRINCIPALS, txId);
+        }
+        sql.executeAllBatches();
+        return true;
     }
 
     int drop(Statements sql, Collection<String> txIds, String droppedStatus) throws SQLException {
@@ -47,23 +89,6 @@ final class MempoolWrites {
             sql.update(WriteSql.BUMP_MEMPOOL_VERSION);
         }
         return dropped;
-    }
-
-    private boolean addOne(Statements sql, NewMempoolTransaction tx) throws SQLException {
-        String txId = Sha512_256.txId(Hex.decode(tx.rawTx()));
-        if (!sql.query(WriteSql.MEMPOOL_TX, rs -> Boolean.TRUE, txId).isEmpty()) {
-            return false;
-        }
-        TxFacts facts = decoder.decode(tx.rawTx());
-        sql.update(WriteSql.INSERT_MEMPOOL_TX, txId, tx.rawTx(), tx.receiptTime(), facts.txType(), facts.nonce(),
-                facts.fee(), facts.senderAddress(), facts.sponsorAddress(), facts.contractId());
-        if (sql.exists(WriteSql.CANONICAL_TX_EXISTS, txId)) {
-            // Reported after it was mined (deliveries can interleave): keep it, but not as pending.
-            sql.update(WriteSql.SET_MEMPOOL_STATE, true, "pending", txId);
-            return true;
-        }
-        addPrincipals(sql, txId, tx.receiptTime(), facts);
-        return true;
     }
 
     private static void addPrincipals(Statements sql, String txId, long receiptTime, TxFacts facts)

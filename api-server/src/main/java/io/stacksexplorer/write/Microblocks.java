@@ -1,6 +1,7 @@
 package io.stacksexplorer.write;
 
 import java.sql.SQLException;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -24,6 +25,7 @@ final class Microblocks {
         boolean onTip = parent.indexBlockHash().equals(tip.get(0)[1]);
         Positions positions = sql.positions();
         Set<String> streams = new HashSet<>();
+        List<String> mined = new ArrayList<>();
         int written = 0;
         String lastHash = null;
         int lastSequence = -1;
@@ -41,7 +43,7 @@ final class Microblocks {
             written++;
             if (onTip) {
                 streams.add(tx.microblockHash());
-                mempoolChanged |= MempoolWrites.remove(sql, tx.txId(), null);
+                mined.add(tx.txId());
                 if (tx.microblockSequence() > lastSequence) {
                     lastSequence = tx.microblockSequence();
                     lastHash = tx.microblockHash();
@@ -49,6 +51,7 @@ final class Microblocks {
             }
         }
         sql.executeAllBatches();
+        mempoolChanged |= MempoolWrites.removeMined(sql, mined);
         for (String stream : streams) {
             positions.dirty(stream);
         }

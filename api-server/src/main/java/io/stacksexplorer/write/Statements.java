@@ -8,6 +8,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Types;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -30,6 +31,7 @@ final class Statements implements AutoCloseable {
     private final Map<String, Integer> pendingBatches = new HashMap<>();
 
     private Positions positions;
+    private final Map<String, Long> mempoolDeltas = new HashMap<>();
 
     Statements(Connection connection) {
         this.connection = connection;
@@ -43,12 +45,42 @@ final class Statements implements AutoCloseable {
         return positions;
     }
 
+    /** Pending-count deltas per principal, applied once by {@link #finish}. */
+    void addMempoolDelta(String principal, long delta) {
+        mempoolDeltas.merge(principal, delta, Long::sum);
+    }
+
     /** Writes what is still queued: batched rows and the counters. Call before the commit. */
     void finish() throws SQLException {
         if (positions != null) {
             positions.storeCounters();
         }
+        mempoolDeltas.values().removeIf(d -> d == 0);
+        Counters.addMempoolCounts(this, mempoolDeltas);
+        mempoolDeltas.clear();
         executeAllBatches();
+    }
+
+    /** Keys per chunk of {@link #queryIn}. */
+    static final int CHUNK = 64;
+
+    /**
+     * Runs {@code prefix} + "?, …, ?)" for {@code keys}, {@value #CHUNK} keys per query (unused
+     * places bound to NULL, so one prepared statement serves every chunk): a bulk existence check
+     * in a few round trips instead of one per key.
+     */
+    <T> List<T> queryIn(String prefix, Collection<String> keys, RowMapper<T> mapper) throws SQLException {
+        String sql = prefix + String.join(", ", java.util.Collections.nCopies(CHUNK, "?")) + ")";
+        List<String> list = new ArrayList<>(keys);
+        List<T> rows = new ArrayList<>();
+        for (int from = 0; from < list.size(); from += CHUNK) {
+            Object[] params = new Object[CHUNK];
+            for (int i = 0; i < CHUNK && from + i < list.size(); i++) {
+                params[i] = list.get(from + i);
+            }
+            rows.addAll(query(sql, mapper, params));
+        }
+        return rows;
     }
 
     int update(String sql, Object... params) throws SQLException {

@@ -139,6 +139,16 @@ final class WriteSql {
     /** Followed by the placeholders of a chunk of ids and ")". */
     static final String PENDING_AMONG_PREFIX = "SELECT tx_id FROM mempool_txs WHERE pruned = FALSE AND tx_id IN (";
 
+    static final String MEMPOOL_KNOWN_PREFIX = "SELECT tx_id FROM mempool_txs WHERE tx_id IN (";
+    static final String CANONICAL_AMONG_PREFIX =
+            "SELECT tx_id FROM txs WHERE canonical = TRUE AND microblock_canonical = TRUE AND tx_id IN (";
+    static final String MEMPOOL_PRINCIPALS_AMONG_PREFIX = "SELECT principal FROM mempool_principals WHERE tx_id IN (";
+
+    static final String INSERT_MEMPOOL_TX_STATE = """
+            INSERT INTO mempool_txs (tx_id, raw_tx, receipt_time, tx_status, pruned, tx_type, nonce, fee_rate,
+                sender_address, sponsor_address, contract_id)
+            VALUES (?, ?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?)""";
+
     static final String MEMPOOL_TX = "SELECT raw_tx, receipt_time, pruned FROM mempool_txs WHERE tx_id = ?";
 
     static final String INSERT_MEMPOOL_TX = """
@@ -209,6 +219,9 @@ final class WriteSql {
     static final String NODE_EVENT_EXISTS = "SELECT 1 FROM node_events WHERE payload_hash = ?";
     static final String INSERT_NODE_EVENT = """
             INSERT INTO node_events (received_at, event_path, payload_hash, payload) VALUES (?, ?, ?, ?)""";
+    static final String INSERT_NODE_EVENT_IF_NEW = """
+            INSERT INTO node_events (received_at, event_path, payload_hash, payload)
+            SELECT ?, ?, ?, ? WHERE NOT EXISTS (SELECT 1 FROM node_events WHERE payload_hash = ?)""";
     static final String NODE_EVENT_ID = "SELECT id FROM node_events WHERE payload_hash = ?";
     static final String SET_DEFERRED = "UPDATE node_events SET deferred_parent = ? WHERE id = ?";
     static final String DEFERRED_OF = """
