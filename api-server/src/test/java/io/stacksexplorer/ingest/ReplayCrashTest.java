@@ -59,44 +59,31 @@ class ReplayCrashTest {
         Random random = new Random(3);
         int partial = 0;
         List<Long> afterKills = new ArrayList<>();
-        // Kills land later and later after the migrations begin until they start landing after some
-        // payloads were stored; from then on every kill lands somewhere in the rest of the replay.
-        long delay = 0;
-        for (int attempt = 0; attempt < 16 && partial < 3; attempt++) {
-            Process replay = start(killed, log, true);
-            // Kill at a random moment after the migrations began (polling the database while the
-            // process runs would make H2's mixed mode hand the file between processes).
-            java.util.concurrent.CountDownLatch migrating = new java.util.concurrent.CountDownLatch(1);
-            Thread reader = new Thread(() -> {
-                try (var out = replay.inputReader()) {
-                    String line;
-                    while ((line = out.readLine()) != null) {
-                        if (line.contains("Running migrations")) {
-                            migrating.countDown();
-                        }
-                    }
-                } catch (IOException e) {
-                    // the process was killed
-                }
-            });
-            reader.start();
-            migrating.await(5, TimeUnit.MINUTES);
-            Thread.sleep(delay + random.nextInt(100));
+        // Watch the committed payloads of the running replay and kill it as soon as it has gone past
+        // a random point: the kill then lands inside one of the following batches, whatever the
+        // machine's speed (a fixed delay either fires before the first commit on a loaded machine
+        // or after the last one on an idle one).
+        for (int attempt = 0; attempt < 4; attempt++) {
+            long stored = countAfterKill(killed);
+            if (stored >= lines - 20) {
+                break;
+            }
+            long target = stored + 1 + random.nextInt(15);
+            Process replay = start(killed, log);
+            long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(5);
+            while (replay.isAlive() && committed(killed) < target && System.nanoTime() < deadline) {
+                Thread.sleep(2);
+            }
             replay.destroyForcibly().waitFor();
-            reader.join();
             long after = countAfterKill(killed);
             afterKills.add(after);
             if (after > 0 && after < lines) {
                 partial++;
-            } else if (after == 0) {
-                delay += 400;
-            } else {
-                break; // the replay had finished: nothing left to interrupt
             }
         }
-        assertTrue(partial >= 1, "at least one kill must land mid-replay; payloads stored after each kill: " + afterKills + " of " + lines);
-        assertEquals(0, finish(start(killed, log, false)), "the rerun completes");
-        assertEquals(0, finish(start(clean, log, false)), "the clean replay completes");
+        assertTrue(partial >= 2, "at least two kills must land mid-replay; payloads stored after each kill: " + afterKills + " of " + lines);
+        assertEquals(0, finish(start(killed, log)), "the rerun completes");
+        assertEquals(0, finish(start(clean, log)), "the clean replay completes");
         Map<String, List<String>> expected = dump(clean);
         Map<String, List<String>> actual = dump(killed);
         assertTrue(expected.get("blocks").size() > 10 && expected.get("txs").size() > 0, "the log was replayed");
@@ -105,16 +92,14 @@ class ReplayCrashTest {
         }
     }
 
-    private static Process start(Target target, Path log, boolean watched) throws IOException {
+    private static Process start(Target target, Path log) throws IOException {
         String java = ProcessHandle.current().info().command().orElse("java");
         ProcessBuilder builder = new ProcessBuilder(java, "-Xmx512m", "-Dstacks.replay.batch=5",
                 "-cp", System.getProperty("java.class.path"), "io.stacksexplorer.Application", "replay",
                 log.toString());
         builder.environment().putAll(target.env);
         builder.redirectErrorStream(true);
-        if (!watched) {
-            builder.redirectOutput(ProcessBuilder.Redirect.DISCARD);
-        }
+        builder.redirectOutput(ProcessBuilder.Redirect.DISCARD);
         return builder.start();
     }
 
@@ -126,9 +111,20 @@ class ReplayCrashTest {
         return process.exitValue();
     }
 
+    /** Payloads committed so far by a running replay; 0 until its migrations created the table. */
+    private static long committed(Target target) {
+        try (Connection c = target.connect(); Statement st = c.createStatement();
+             ResultSet rs = st.executeQuery("SELECT COUNT(*) FROM node_events")) {
+            rs.next();
+            return rs.getLong(1);
+        } catch (SQLException e) {
+            return 0;
+        }
+    }
+
     /**
-     * The count once the killed process is gone; H2's mixed mode may need a moment to notice that
-     * the process that served the file died.
+     * The count once the killed process is gone (the server may need a moment to notice that the
+     * killed connection is gone).
      */
     private static long countAfterKill(Target target) throws InterruptedException {
         SQLException last = null;
@@ -176,13 +172,6 @@ class ReplayCrashTest {
 
     /** A database for the replay command (its environment) and for the test (a JDBC URL). */
     private record Target(Map<String, String> env, String url, String user, String schema) {
-
-        static Target h2(Path file) {
-            // Mixed mode: the replaying process and the test can open the file at the same time.
-            String h2File = file.toAbsolutePath() + ";AUTO_SERVER=TRUE";
-            return new Target(Map.of("H2_FILE", h2File), "jdbc:h2:file:" + h2File
-                    + ";MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE;DEFAULT_NULL_ORDERING=HIGH", "sa", null);
-        }
 
         static Target postgres() {
             String schema = "crash" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
