@@ -37,7 +37,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.SplittableRandom;
-import java.util.TreeMap;
 
 /**
  * Builds the demo chain block by block. All randomness comes from one {@link SplittableRandom}, and every
@@ -904,23 +903,12 @@ final class DemoChainBuilder {
         return new ClarityValue.ContractPrincipal(contract);
     }
 
-    /** A tuple from name/value pairs, serialized sorted by name as the node does. */
     private static ClarityValue tuple(Object... namesAndValues) {
-        TreeMap<String, ClarityValue> sorted = new TreeMap<>();
-        for (int i = 0; i < namesAndValues.length; i += 2) {
-            sorted.put((String) namesAndValues[i], (ClarityValue) namesAndValues[i + 1]);
-        }
-        List<ClarityValue.Tuple.Entry> entries = new ArrayList<>();
-        sorted.forEach((name, value) -> entries.add(new ClarityValue.Tuple.Entry(name, value)));
-        return new ClarityValue.Tuple(entries);
+        return ClarityValue.Tuple.sorted(namesAndValues);
     }
 
-    /** The fixed 34-byte memo: ASCII text, zero-padded. */
     private static String memo(String text) {
-        byte[] memo = new byte[34];
-        byte[] bytes = text.getBytes(StandardCharsets.US_ASCII);
-        System.arraycopy(bytes, 0, memo, 0, Math.min(bytes.length, 34));
-        return Hex.encode(memo);
+        return TransactionPayload.TokenTransfer.memoOf(text);
     }
 
     private Account newAccount() {

@@ -36,7 +36,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.SplittableRandom;
-import java.util.TreeMap;
 
 /**
  * The transactions of the generated chain: who sends what to whom, and what the node would report
@@ -837,23 +836,12 @@ final class Traffic {
         return new ClarityValue.StringAscii(text);
     }
 
-    /** A tuple from name/value pairs, serialized sorted by name as the node does. */
     private static ClarityValue tuple(Object... namesAndValues) {
-        TreeMap<String, ClarityValue> sorted = new TreeMap<>();
-        for (int i = 0; i < namesAndValues.length; i += 2) {
-            sorted.put((String) namesAndValues[i], (ClarityValue) namesAndValues[i + 1]);
-        }
-        List<ClarityValue.Tuple.Entry> entries = new ArrayList<>(sorted.size());
-        sorted.forEach((name, value) -> entries.add(new ClarityValue.Tuple.Entry(name, value)));
-        return new ClarityValue.Tuple(entries);
+        return ClarityValue.Tuple.sorted(namesAndValues);
     }
 
-    /** The fixed 34-byte memo: ASCII text, zero-padded. */
     private static String memo(String text) {
-        byte[] memo = new byte[34];
-        byte[] bytes = text.getBytes(StandardCharsets.US_ASCII);
-        System.arraycopy(bytes, 0, memo, 0, Math.min(bytes.length, 34));
-        return Hex.encode(memo);
+        return TransactionPayload.TokenTransfer.memoOf(text);
     }
 
     private Account newAccount(boolean multiSig) {

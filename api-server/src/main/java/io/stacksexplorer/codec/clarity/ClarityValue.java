@@ -6,13 +6,16 @@ import io.stacksexplorer.codec.CodecException;
 import io.stacksexplorer.codec.Hex;
 import io.stacksexplorer.codec.address.ContractId;
 import io.stacksexplorer.codec.address.StacksAddress;
+
 import java.math.BigInteger;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 
 /**
  * A Clarity value in its consensus serialization (SIP-005 "Clarity value representation"). The
@@ -254,6 +257,21 @@ public sealed interface ClarityValue {
      * {@link ClarityRepr} for how rendering orders them). Names are unique and there is at least one.
      */
     record Tuple(List<Entry> entries) implements ClarityValue {
+
+        /**
+         * A tuple from name/value pairs ({@code "amount", uint, "to", principal, …}), its fields
+         * sorted by name as the chain's consensus serialization orders them.
+         */
+        public static Tuple sorted(Object... namesAndValues) {
+            TreeMap<String, ClarityValue> byName = new TreeMap<>();
+            for (int i = 0; i < namesAndValues.length; i += 2) {
+                byName.put((String) namesAndValues[i], (ClarityValue) namesAndValues[i + 1]);
+            }
+            List<Entry> entries = new ArrayList<>(byName.size());
+            byName.forEach((name, value) -> entries.add(new Entry(name, value)));
+            return new Tuple(entries);
+        }
+
         public Tuple {
             entries = List.copyOf(entries);
             if (entries.isEmpty()) {

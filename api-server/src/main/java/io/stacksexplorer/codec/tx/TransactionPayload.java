@@ -1,9 +1,12 @@
 package io.stacksexplorer.codec.tx;
 
+import io.stacksexplorer.codec.Hex;
 import io.stacksexplorer.codec.address.ContractId;
 import io.stacksexplorer.codec.address.Principal;
 import io.stacksexplorer.codec.clarity.ClarityValue;
+
 import java.math.BigInteger;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -33,6 +36,14 @@ public sealed interface TransactionPayload {
             Objects.requireNonNull(recipient, "recipient");
             Objects.requireNonNull(amount, "amount");
             Objects.requireNonNull(memo, "memo");
+        }
+
+        /** The fixed 34-byte memo field from ASCII text (cut at 34 bytes, zero-padded), as 0x-hex. */
+        public static String memoOf(String text) {
+            byte[] memo = new byte[34];
+            byte[] bytes = text.getBytes(StandardCharsets.US_ASCII);
+            System.arraycopy(bytes, 0, memo, 0, Math.min(bytes.length, memo.length));
+            return Hex.encode(memo);
         }
 
         /** The recipient as the API writes it: an address or a contract id. */

@@ -226,4 +226,20 @@ class ClarityValueTest {
         assertEquals(Hex.encode(wire().u8(0x0e).u32(2).hex("c3a9").build()),
                 new ClarityValue.StringUtf8("\u00e9").serializeHex());
     }
+
+    @Test
+    void sortedTupleOrdersFieldsByNameWhateverTheArgumentOrder() {
+        ClarityValue.Tuple t = ClarityValue.Tuple.sorted("to", ClarityValue.UInt.of(2), "amount", ClarityValue.UInt.of(1));
+        assertEquals(List.of("amount", "to"), t.entries().stream().map(ClarityValue.Tuple.Entry::name).toList());
+        assertEquals(t.serializeHex(),
+                ClarityValue.Tuple.sorted("amount", ClarityValue.UInt.of(1), "to", ClarityValue.UInt.of(2)).serializeHex());
+    }
+
+    @Test
+    void tokenTransferMemoIsThirtyFourBytesPaddedOrCut() {
+        String memo = io.stacksexplorer.codec.tx.TransactionPayload.TokenTransfer.memoOf("gm");
+        assertEquals("0x676d" + "00".repeat(32), memo);
+        String cut = io.stacksexplorer.codec.tx.TransactionPayload.TokenTransfer.memoOf("x".repeat(40));
+        assertEquals("0x" + "78".repeat(34), cut);
+    }
 }
