@@ -31,12 +31,7 @@ public enum TestDatabase {
         String name = "t" + UUID.randomUUID().toString().replace("-", "").substring(0, 16);
         Map<String, String> env = new HashMap<>();
         if (this == POSTGRES) {
-            env.put("PG_HOST", envOr("PG_HOST", "127.0.0.1"));
-            env.put("PG_PORT", envOr("PG_PORT", "5432"));
-            env.put("PG_USER", envOr("PG_USER", "postgres"));
-            env.put("PG_PASSWORD", envOr("PG_PASSWORD", ""));
-            env.put("PG_DATABASE", envOr("PG_DATABASE", "test"));
-            env.put("PG_SCHEMA", name);
+            env.putAll(postgresEnvironment(name));
         } else {
             env.put("H2_IN_MEMORY", "true");
         }
@@ -49,6 +44,21 @@ public enum TestDatabase {
         props.put("demo-data.enabled", false);
         props.put("micronaut.server.port", -1);
         return props;
+    }
+
+    /**
+     * The server's environment for the test PostgreSQL (PG_* of this process, or the CI machine's
+     * defaults) with {@code schema} as its schema: for a test's own context or a child process.
+     */
+    public static Map<String, String> postgresEnvironment(String schema) {
+        Map<String, String> env = new HashMap<>();
+        env.put("PG_HOST", envOr("PG_HOST", "127.0.0.1"));
+        env.put("PG_PORT", envOr("PG_PORT", "5432"));
+        env.put("PG_USER", envOr("PG_USER", "postgres"));
+        env.put("PG_PASSWORD", envOr("PG_PASSWORD", ""));
+        env.put("PG_DATABASE", envOr("PG_DATABASE", "test"));
+        env.put("PG_SCHEMA", schema);
+        return env;
     }
 
     /**

@@ -14,7 +14,6 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -175,13 +174,7 @@ class ReplayCrashTest {
 
         static Target postgres() {
             String schema = "crash" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
-            Map<String, String> env = new HashMap<>();
-            env.put("PG_HOST", envOr("PG_HOST", "127.0.0.1"));
-            env.put("PG_PORT", envOr("PG_PORT", "5432"));
-            env.put("PG_USER", envOr("PG_USER", "postgres"));
-            env.put("PG_PASSWORD", envOr("PG_PASSWORD", ""));
-            env.put("PG_DATABASE", envOr("PG_DATABASE", "test"));
-            env.put("PG_SCHEMA", schema);
+            Map<String, String> env = TestDatabase.postgresEnvironment(schema);
             String url = "jdbc:postgresql://" + env.get("PG_HOST") + ":" + env.get("PG_PORT") + "/"
                     + env.get("PG_DATABASE") + "?currentSchema=" + schema;
             return new Target(env, url, env.get("PG_USER"), schema);
@@ -195,11 +188,6 @@ class ReplayCrashTest {
             try (Connection c = connect(); Statement st = c.createStatement()) {
                 st.execute("DROP SCHEMA IF EXISTS \"" + schema + "\" CASCADE");
             }
-        }
-
-        private static String envOr(String key, String fallback) {
-            String v = System.getenv(key);
-            return v == null || v.isBlank() ? fallback : v;
         }
     }
 

@@ -85,13 +85,7 @@ class ScaleBenchmark {
             try (ApiServer api = ApiServer.start(props)) {
                 String schema = api.context().getProperty("flyway.datasources.default.schemas", String.class)
                         .orElseThrow();
-                Map<String, String> env = new HashMap<>();
-                env.put("PG_HOST", envOr("PG_HOST", "127.0.0.1"));
-                env.put("PG_PORT", envOr("PG_PORT", "5432"));
-                env.put("PG_USER", envOr("PG_USER", "postgres"));
-                env.put("PG_PASSWORD", envOr("PG_PASSWORD", ""));
-                env.put("PG_DATABASE", envOr("PG_DATABASE", "test"));
-                env.put("PG_SCHEMA", schema);
+                Map<String, String> env = TestDatabase.postgresEnvironment(schema);
                 List<Double> probes = new ArrayList<>();
                 double seconds = run(List.of("replay", log.toString()), env, () -> probeBlocks(api, probes));
                 replayRows("PostgreSQL", txs, blocks, seconds, pgBytes(api, schema));
@@ -290,10 +284,5 @@ class ScaleBenchmark {
 
     private static double pct(double[] sorted, int percentile) {
         return sorted[Math.max(0, Math.min(sorted.length - 1, (int) Math.ceil(percentile / 100.0 * sorted.length) - 1))];
-    }
-
-    private static String envOr(String key, String fallback) {
-        String v = System.getenv(key);
-        return v == null || v.isBlank() ? fallback : v;
     }
 }
