@@ -13,7 +13,9 @@ import jakarta.inject.Singleton;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Consumer;
 import java.util.function.LongConsumer;
 import java.util.function.Supplier;
 
@@ -88,71 +90,149 @@ public class EventIngestor {
         return writer.countStoredPayloads();
     }
 
-    private void apply(RawPayload raw) {
+    /**
+     * A delivery read and checked, ready to be written: what {@link #prepare} makes of a payload
+     * without touching the database, so that a replay can prepare the next payloads on another
+     * thread while the writer stores the previous ones.
+     *
+     * @param content what the path's payload parses to ({@link NodePayloads.Block},
+     *                {@link NewMicroblocks}, mempool transactions, {@link NodePayloads.Drop}), or null
+     *                for a payload that is only kept
+     */
+    public record Delivery(RawPayload raw, Object content) {
+    }
+
+    /**
+     * Parses and checks one delivery (JSON, transaction bytes and ids, Clarity values, the payload
+     * hash). Pure: no database access, safe on any thread.
+     *
+     * @throws MalformedPayloadException when the payload cannot be understood
+     */
+    public static Delivery prepare(String path, String body, long receivedAt) {
+        return prepare(RawPayload.received(path, body, receivedAt));
+    }
+
+    static Delivery prepare(RawPayload raw) {
         String path = raw.path();
         if (!DERIVED_PATHS.contains(path)) {
-            // /attachments/new, /stackerdb_chunks, /proposal_response, /new_burn_block ops, …: kept only.
-            writer.storePayload(raw);
-            count(raw, 0, 0, 0, 0, 0);
-            return;
+            return new Delivery(raw, null);
         }
         JsonNode body = NodePayloads.parse(raw.body());
-        switch (path) {
-            case "/new_block" -> {
-                NodePayloads.Block parsed = NodePayloads.block(body);
-                if (parsed.skippedBurnchainOps() > 0) {
-                    LOG.info("block {}: {} burnchain operations without a Stacks transaction not indexed",
-                            parsed.block().height(), parsed.skippedBurnchainOps());
-                }
-                NewBlock block = parsed.block();
-                if (genesis.isGenesis(block)) {
-                    // Kept raw only: its content is written as part of block 1 (see GenesisBlock).
-                    writer.storePayload(raw);
-                    genesis.remember(block);
-                    count(raw, 0, 0, 0, 0, 0);
-                    return;
-                }
-                if (block.height() == 1) {
-                    block = genesis.intoBlockOne(block, writer::storedPayloads);
-                }
-                BlockWriteResult result = writer.writeBlock(block, parsed.pox(), raw);
-                if (!result.alreadyStored()) {
-                    List<NewTransaction> txs = block.transactions();
-                    count(raw, 1, txs.size(), txs.stream().mapToLong(t -> t.events().size()).sum(), 0, 0);
-                } else {
-                    count(raw, 0, 0, 0, 0, 0);
-                }
-                if (result.reorg()) {
-                    LOG.info("reorg at block {} ({}): {} block(s) orphaned, {} restored", block.height(),
-                            block.indexBlockHash(), result.orphaned().size(), result.restored().size());
-                }
-                for (StoredPayload deferred : writer.deferredMicroblocks(block.indexBlockHash())) {
-                    apply(deferred.asRaw());
-                }
-            }
-            case "/new_microblocks" -> {
-                NewMicroblocks micro = NodePayloads.microblocks(body, raw.receivedAt());
-                int written = writer.writeMicroblocks(micro, raw);
-                long events = micro.transactions().stream().mapToLong(t -> t.events().size()).sum();
-                count(raw, 0, written, written > 0 ? events : 0, 0, written);
-            }
-            case "/new_mempool_tx" -> {
-                List<NewMempoolTransaction> txs = NodePayloads.mempool(body, raw.receivedAt());
-                count(raw, 0, 0, 0, writer.addMempoolTransactions(txs, raw), 0);
-            }
-            case "/drop_mempool_tx" -> {
-                NodePayloads.Drop drop = NodePayloads.drop(body);
-                writer.dropMempoolTransactions(drop.txIds(), drop.status(), raw);
-                count(raw, 0, 0, 0, 0, 0);
-            }
+        Object content = switch (path) {
+            case "/new_block" -> NodePayloads.block(body);
+            case "/new_microblocks" -> NodePayloads.microblocks(body, raw.receivedAt());
+            case "/new_mempool_tx" -> NodePayloads.mempool(body, raw.receivedAt());
+            case "/drop_mempool_tx" -> NodePayloads.drop(body);
             default -> {
                 // /new_burn_block: the seven endpoints take burn data from the blocks themselves.
                 if (!body.isObject()) {
                     throw new MalformedPayloadException(path + ": expected a JSON object");
                 }
-                writer.storePayload(raw);
-                count(raw, 0, 0, 0, 0, 0);
+                yield null;
             }
+        };
+        return new Delivery(raw, content);
+    }
+
+    /**
+     * Stores deliveries {@link #prepare}d before, in this order, as one database transaction
+     * (a replay's next lines): which of them are stored already is read in one query.
+     */
+    public synchronized void ingestAll(List<Delivery> deliveries, Consumer<Delivery> done) {
+        writer.inOneTransaction(() -> {
+            writer.expectPayloads(deliveries.stream().map(Delivery::raw).toList());
+            for (int i = 0; i < deliveries.size(); ) {
+                int end = i;
+                while (end < deliveries.size() && deliveries.get(end).content() instanceof List<?>) {
+                    end++;
+                }
+                if (end - i > 1) {
+                    // Consecutive mempool deliveries: one existence check and one batch for all.
+                    List<Delivery> run = deliveries.subList(i, end);
+                    addMempool(run);
+                    run.forEach(done);
+                    i = end;
+                } else {
+                    apply(deliveries.get(i));
+                    done.accept(deliveries.get(i));
+                    i++;
+                }
+            }
+            return null;
+        });
+    }
+
+    private void apply(RawPayload raw) {
+        apply(prepare(raw));
+    }
+
+    @SuppressWarnings("unchecked")
+    private void addMempool(List<Delivery> run) {
+        List<List<NewMempoolTransaction>> txs = new ArrayList<>(run.size());
+        List<RawPayload> raws = new ArrayList<>(run.size());
+        for (Delivery delivery : run) {
+            txs.add((List<NewMempoolTransaction>) delivery.content());
+            raws.add(delivery.raw());
+        }
+        int[] added = writer.addMempoolTransactions(txs, raws);
+        for (int i = 0; i < run.size(); i++) {
+            count(raws.get(i), 0, 0, 0, added[i], 0);
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private void apply(Delivery delivery) {
+        RawPayload raw = delivery.raw();
+        Object content = delivery.content();
+        if (content == null) {
+            // /new_burn_block, /attachments/new, /stackerdb_chunks, …: kept only.
+            writer.storePayload(raw);
+            count(raw, 0, 0, 0, 0, 0);
+        } else if (content instanceof NodePayloads.Block parsed) {
+            applyBlock(raw, parsed);
+        } else if (content instanceof NewMicroblocks micro) {
+            int written = writer.writeMicroblocks(micro, raw);
+            long events = micro.transactions().stream().mapToLong(t -> t.events().size()).sum();
+            count(raw, 0, written, written > 0 ? events : 0, 0, written);
+        } else if (content instanceof NodePayloads.Drop drop) {
+            writer.dropMempoolTransactions(drop.txIds(), drop.status(), raw);
+            count(raw, 0, 0, 0, 0, 0);
+        } else if (content instanceof List<?> mempool) {
+            count(raw, 0, 0, 0, writer.addMempoolTransactions((List<NewMempoolTransaction>) mempool, raw), 0);
+        } else {
+            throw new IllegalStateException("unexpected content " + content.getClass());
+        }
+    }
+
+    private void applyBlock(RawPayload raw, NodePayloads.Block parsed) {
+        if (parsed.skippedBurnchainOps() > 0) {
+            LOG.info("block {}: {} burnchain operations without a Stacks transaction not indexed",
+                    parsed.block().height(), parsed.skippedBurnchainOps());
+        }
+        NewBlock block = parsed.block();
+        if (genesis.isGenesis(block)) {
+            // Kept raw only: its content is written as part of block 1 (see GenesisBlock).
+            writer.storePayload(raw);
+            genesis.remember(block);
+            count(raw, 0, 0, 0, 0, 0);
+            return;
+        }
+        if (block.height() == 1) {
+            block = genesis.intoBlockOne(block, writer::storedPayloads);
+        }
+        BlockWriteResult result = writer.writeBlock(block, parsed.pox(), raw);
+        if (!result.alreadyStored()) {
+            List<NewTransaction> txs = block.transactions();
+            count(raw, 1, txs.size(), txs.stream().mapToLong(t -> t.events().size()).sum(), 0, 0);
+        } else {
+            count(raw, 0, 0, 0, 0, 0);
+        }
+        if (result.reorg()) {
+            LOG.info("reorg at block {} ({}): {} block(s) orphaned, {} restored", block.height(),
+                    block.indexBlockHash(), result.orphaned().size(), result.restored().size());
+        }
+        for (StoredPayload deferred : writer.deferredMicroblocks(block.indexBlockHash())) {
+            apply(deferred.asRaw());
         }
     }
 

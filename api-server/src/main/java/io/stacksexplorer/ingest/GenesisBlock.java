@@ -52,7 +52,7 @@ final class GenesisBlock {
         List<NewTransaction> txs = new ArrayList<>(genesis.transactions().size() + blockOne.transactions().size());
         for (NewTransaction tx : genesis.transactions()) {
             txs.add(new NewTransaction(tx.txId(), tx.rawTx(), tx.txIndex() + 1, tx.status(), tx.rawResult(),
-                    tx.cost(), null, 0, tx.contractAbi(), tx.events()));
+                    tx.cost(), null, 0, tx.contractAbi(), tx.events(), tx.facts()));
         }
         txs.addAll(blockOne.transactions());
         return new NewBlock(blockOne.blockHash(), blockOne.indexBlockHash(), blockOne.height(),

@@ -5,8 +5,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.stacksexplorer.codec.CodecException;
 import io.stacksexplorer.codec.Hex;
-import io.stacksexplorer.codec.Sha512_256;
 import io.stacksexplorer.codec.tx.StacksTransaction;
+import io.stacksexplorer.write.CodecTxDecoder;
 import io.stacksexplorer.write.ExecutionCost;
 import io.stacksexplorer.write.NewBlock;
 import io.stacksexplorer.write.NewEvent;
@@ -117,8 +117,8 @@ final class NodePayloads {
                 throw new MalformedPayloadException("/new_mempool_tx: expected hex strings");
             }
             String hex = normalizeHex(raw.asText(), "raw transaction");
-            decode(hex, "mempool transaction");
-            txs.add(new NewMempoolTransaction(hex, receivedAt));
+            StacksTransaction decoded = decode(hex, "mempool transaction");
+            txs.add(new NewMempoolTransaction(hex, receivedAt, decoded.txId(), CodecTxDecoder.facts(decoded)));
         }
         return txs;
     }
@@ -172,7 +172,8 @@ final class NodePayloads {
         String rawResult = normalizeHex(text(tx, "raw_result"), "raw_result");
         return new NewTransaction(txId, rawTx, (int) number(tx, "tx_index"), status, rawResult, executionCost,
                 microblockHash, microblockHash == null ? 0 : (int) optionalNumber(tx, "microblock_sequence", 0),
-                abi == null || abi.isNull() ? null : abi.toString(), events.getOrDefault(txId, List.of()));
+                abi == null || abi.isNull() ? null : abi.toString(), events.getOrDefault(txId, List.of()),
+                CodecTxDecoder.facts(decoded));
     }
 
     /** Committed events per transaction, in the node's order. */
@@ -249,9 +250,7 @@ final class NodePayloads {
 
     private static StacksTransaction decode(String rawHex, String what) {
         try {
-            StacksTransaction tx = StacksTransaction.decode(Hex.decode(rawHex));
-            Sha512_256.txId(Hex.decode(rawHex));
-            return tx;
+            return StacksTransaction.decode(Hex.decode(rawHex));
         } catch (CodecException | IllegalArgumentException | ArithmeticException e) {
             throw new MalformedPayloadException("cannot decode " + what + ": " + e.getMessage(), e);
         }

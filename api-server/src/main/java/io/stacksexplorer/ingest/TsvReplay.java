@@ -5,18 +5,24 @@ import org.slf4j.LoggerFactory;
 
 import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.UncheckedIOException;
+import java.io.InterruptedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.OffsetDateTime;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.regex.Pattern;
 import java.time.format.DateTimeParseException;
 import java.util.function.LongConsumer;
 
 /**
  * Replays a recorded event log (the peer's TSV export: id, received timestamp, path, JSON body per
  * line) through {@link EventIngestor}, in file order, 200 consecutive payloads per
- * database transaction (system property {@code stacks.replay.batch}). Rerunning it is idempotent: payloads stored before are acknowledged and
+ * database transaction (system property {@code stacks.replay.batch}); the lines are read, parsed
+ * and checked on a thread of their own while the previous batch is written. Rerunning it is idempotent: payloads stored before are acknowledged and
  * not derived again; a replay killed mid-way lost only its open transaction, which a rerun redoes.
  */
 public final class TsvReplay {
@@ -52,75 +58,150 @@ public final class TsvReplay {
     }
 
     /**
-     * @param strict   true: a malformed line stops the replay with its exception; false: it is logged,
-     *                 counted as rejected and skipped (as the node would have had a 400)
+     * @param strict   true: a malformed line stops the replay with its exception (the lines before it
+     *                 are stored); false: it is logged, counted as rejected and skipped (as the node
+     *                 would have had a 400)
      * @param progress called after each line with the number of lines done
      */
     public static Summary replay(Path file, EventIngestor ingestor, boolean strict, LongConsumer progress)
             throws IOException {
         long started = System.nanoTime();
         IngestStats before = ingestor.stats();
-        long lines = 0;
+        long[] lines = {0};
         long rejected = 0;
-        try (BufferedReader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
-            long[] counts = {0, 0};
-            boolean more = true;
-            while (more) {
-                // Consecutive payloads in one database transaction (see EventIngestor#inOneTransaction).
-                more = ingestor.inOneTransaction(() -> {
-                    try {
-                        long bytes = 0;
-                        for (int n = 0; n < BATCH_PAYLOADS && bytes < BATCH_BYTES; n++) {
-                            String line = reader.readLine();
-                            if (line == null) {
-                                return false;
-                            }
-                            if (line.isBlank()) {
-                                continue;
-                            }
-                            bytes += line.length();
-                            counts[0]++;
-                            if (!ingestLine(file, ingestor, strict, line, counts[0])) {
-                                counts[1]++;
-                            }
-                            progress.accept(counts[0]);
-                        }
-                        return true;
-                    } catch (IOException e) {
-                        throw new UncheckedIOException(e);
+        // Reading, parsing and checking run one batch ahead on a thread of their own, so that the
+        // writer's thread only writes (and waits for the database) while the next lines are prepared.
+        try (LinePreparer preparer = LinePreparer.start(file)) {
+            List<PreparedLine> batch;
+            while (!(batch = preparer.nextBatch(BATCH_PAYLOADS, BATCH_BYTES)).isEmpty()) {
+                List<EventIngestor.Delivery> deliveries = new ArrayList<>(batch.size());
+                MalformedPayloadException stop = null;
+                for (PreparedLine line : batch) {
+                    if (line.malformed() == null) {
+                        deliveries.add(line.delivery());
+                    } else if (strict) {
+                        stop = new MalformedPayloadException(
+                                file.getFileName() + ":" + line.number() + ": " + line.malformed().getMessage(),
+                                line.malformed());
+                        break;
+                    } else {
+                        LOG.warn("{}:{}: rejected: {}", file.getFileName(), line.number(),
+                                line.malformed().getMessage());
+                        rejected++;
+                        progress.accept(++lines[0]);
                     }
-                });
+                }
+                // Consecutive payloads in one database transaction (see EventIngestor#ingestAll).
+                ingestor.ingestAll(deliveries, delivery -> progress.accept(++lines[0]));
+                if (stop != null) {
+                    throw stop;
+                }
             }
-            lines = counts[0];
-            rejected = counts[1];
-        } catch (UncheckedIOException e) {
-            throw e.getCause();
         }
-        return new Summary(lines, rejected, ingestor.stats().minus(before), (System.nanoTime() - started) / 1e9);
+        return new Summary(lines[0], rejected, ingestor.stats().minus(before), (System.nanoTime() - started) / 1e9);
     }
 
-    /** Ingests one line; false when it was rejected (not strict). */
-    private static boolean ingestLine(Path file, EventIngestor ingestor, boolean strict, String line, long number) {
-        String[] columns = line.split("\t", 4);
-        try {
-            if (columns.length != 4) {
-                throw new MalformedPayloadException("expected 4 tab-separated columns");
+    /** One line of the log, read and prepared: a delivery, or why it cannot be one. */
+    record PreparedLine(long number, EventIngestor.Delivery delivery, MalformedPayloadException malformed,
+                        long bytes) {
+
+        static PreparedLine of(long number, String line) {
+            try {
+                String[] columns = line.split("\t", 4);
+                if (columns.length != 4) {
+                    throw new MalformedPayloadException("expected 4 tab-separated columns");
+                }
+                return new PreparedLine(number, EventIngestor.prepare(columns[2], columns[3], epochSeconds(columns[1])),
+                        null, line.length());
+            } catch (MalformedPayloadException e) {
+                return new PreparedLine(number, null, e, line.length());
             }
-            ingestor.ingest(columns[2], columns[3], epochSeconds(columns[1]));
-            return true;
-        } catch (MalformedPayloadException e) {
-            if (strict) {
-                throw new MalformedPayloadException(file.getFileName() + ":" + number + ": " + e.getMessage(), e);
-            }
-            LOG.warn("{}:{}: rejected: {}", file.getFileName(), number, e.getMessage());
-            return false;
         }
     }
+
+    /** Reads and prepares the log's lines on a thread of its own, a bounded number ahead. */
+    static final class LinePreparer implements AutoCloseable {
+
+        /** Lines prepared ahead of the writer (memory stays flat: a few batches of payloads). */
+        private static final int AHEAD = 2 * BATCH_PAYLOADS;
+        private static final Object END = new Object();
+
+        private final BlockingQueue<Object> queue = new ArrayBlockingQueue<>(AHEAD);
+        private final Thread thread;
+        private boolean ended;
+
+        private LinePreparer(Path file) {
+            thread = new Thread(() -> run(file), "replay-reader");
+            thread.setDaemon(true);
+        }
+
+        static LinePreparer start(Path file) {
+            LinePreparer preparer = new LinePreparer(file);
+            preparer.thread.start();
+            return preparer;
+        }
+
+        private void run(Path file) {
+            try (BufferedReader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+                long number = 0;
+                String line;
+                while ((line = reader.readLine()) != null) {
+                    if (!line.isBlank()) {
+                        queue.put(PreparedLine.of(++number, line));
+                    }
+                }
+                queue.put(END);
+            } catch (IOException | RuntimeException e) {
+                try {
+                    queue.put(e);
+                } catch (InterruptedException interrupted) {
+                    Thread.currentThread().interrupt();
+                }
+            } catch (InterruptedException e) {
+                // closed early: stop reading
+                Thread.currentThread().interrupt();
+            }
+        }
+
+        /** The next lines, up to {@code max} of them or about {@code maxBytes}; empty at the end of the log. */
+        List<PreparedLine> nextBatch(int max, long maxBytes) throws IOException {
+            List<PreparedLine> batch = new ArrayList<>();
+            long bytes = 0;
+            while (!ended && batch.size() < max && bytes < maxBytes) {
+                Object next;
+                try {
+                    next = queue.take();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new InterruptedIOException("replay interrupted");
+                }
+                if (next == END) {
+                    ended = true;
+                } else if (next instanceof IOException e) {
+                    throw e;
+                } else if (next instanceof RuntimeException e) {
+                    throw e;
+                } else {
+                    PreparedLine line = (PreparedLine) next;
+                    batch.add(line);
+                    bytes += line.bytes();
+                }
+            }
+            return batch;
+        }
+
+        @Override
+        public void close() {
+            thread.interrupt();
+        }
+    }
+
+    private static final Pattern SHORT_OFFSET = Pattern.compile("[+-]\\d\\d$");
 
     /** The recorded receipt time: {@code 2022-10-05 16:20:34.244945+00} or {@code 2025-10-16T16:10:42.857Z}. */
     static long epochSeconds(String timestamp) {
         String t = timestamp.trim().replace(' ', 'T');
-        if (t.matches(".*[+-]\\d\\d$")) {
+        if (SHORT_OFFSET.matcher(t).find()) {
             t = t + ":00";
         }
         try {

@@ -3,6 +3,7 @@ package io.stacksexplorer.write;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -26,8 +27,8 @@ final class BlockWrites {
         if (ChainRows.findBlock(sql, block.indexBlockHash()) != null) {
             return BlockWriteResult.unchanged();
         }
-        List<Long> tipHeight = sql.query(WriteSql.TIP, rs -> (Long) rs.getObject(1, Long.class));
-        if (!tipHeight.isEmpty() && tipHeight.get(0) != null && block.height() <= tipHeight.get(0)) {
+        Statements.Tip tip = sql.tip();
+        if (tip.height() != null && block.height() <= tip.height()) {
             // A sibling of the tip or a lower block: stored, not canonical, nothing else changes.
             insert(sql, block, false, sql.positions());
             return new BlockWriteResult(false, List.of(), List.of());
@@ -35,17 +36,22 @@ final class BlockWrites {
         // Everything that changes the served set below the new block first, renumbered, so that
         // the new block's rows append on top.
         Positions positions = sql.positions();
-        Reorgs.ForkSwitch fork = Reorgs.switchTo(sql, block, positions);
+        Reorgs.ForkSwitch fork = Reorgs.switchTo(sql, block, positions, tip.indexBlockHash());
         Microblocks.settleUnanchored(sql, block, positions);
         positions.renumber();
-        insert(sql, block, true, positions);
-        for (NewTransaction tx : block.transactions()) {
-            fork.rejoined().add(tx.txId());
+        List<ChainRows.Derived> derived = insert(sql, block, true, positions);
+        Map<String, TxFacts> mined = new LinkedHashMap<>();
+        for (String txId : fork.rejoined()) {
+            mined.put(txId, null);
+        }
+        for (ChainRows.Derived tx : derived) {
+            fork.rejoined().add(tx.tx().txId());
+            mined.put(tx.tx().txId(), tx.facts());
         }
 
         // Mempool: what is mined now leaves it; what only the orphaned branch had mined returns.
         boolean mempoolChanged = false;
-        mempoolChanged |= MempoolWrites.removeMined(sql, fork.rejoined());
+        mempoolChanged |= MempoolWrites.removeMined(sql, mined);
         for (Map.Entry<String, String> left : fork.leftChain().entrySet()) {
             String txId = left.getKey();
             if (!fork.rejoined().contains(txId) && !sql.exists(WriteSql.CANONICAL_TX_EXISTS, txId)) {
@@ -53,10 +59,11 @@ final class BlockWrites {
             }
         }
         if (mempoolChanged) {
-            sql.update(WriteSql.BUMP_MEMPOOL_VERSION);
+            sql.mempoolChanged();
         }
         sql.update(WriteSql.SET_TIP, block.height(), block.blockHash(), block.indexBlockHash(),
                 block.burnBlockHeight());
+        sql.tipMovedTo(block.height(), block.indexBlockHash());
         return new BlockWriteResult(false, fork.orphaned(), fork.restored());
     }
 
@@ -64,7 +71,9 @@ final class BlockWrites {
         return tx.inMicroblock() ? tx.microblockSequence() : NewTransaction.ANCHOR_BLOCK_SEQUENCE;
     }
 
-    private void insert(Statements sql, NewBlock block, boolean canonical, Positions positions) throws SQLException {
+    /** Writes the block and its rows; returns its transactions as decoded, in chain order. */
+    private List<ChainRows.Derived> insert(Statements sql, NewBlock block, boolean canonical, Positions positions)
+            throws SQLException {
         ExecutionCost total = ExecutionCost.ZERO;
         for (NewTransaction tx : block.transactions()) {
             total = total.plus(tx.cost());
@@ -90,5 +99,6 @@ final class BlockWrites {
             rows.insertTransaction(sql, at, tx, positions, true);
         }
         sql.executeAllBatches();
+        return derived;
     }
 }

@@ -5,6 +5,7 @@ import jakarta.inject.Singleton;
 
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.function.Supplier;
@@ -27,6 +28,7 @@ public class ChainWriter {
     private final BlockWrites blocks;
     private final Microblocks microblocks;
     private final MempoolWrites mempool;
+    private final CommittedCounters committedCounters = new CommittedCounters();
     /** The statements of the transaction {@link #inOneTransaction} holds open on this thread, if any. */
     private final ThreadLocal<Statements> open = new ThreadLocal<>();
 
@@ -91,6 +93,28 @@ public class ChainWriter {
         return inTransaction(sql -> storeRaw(sql, raw) ? mempool.add(sql, txs) : 0);
     }
 
+    /**
+     * Adds the mempool transactions of several consecutive {@code /new_mempool_tx} deliveries (nothing
+     * else arrived between them) with their raw payloads, in one database transaction: the same rows
+     * as one call per delivery, with one existence check for all of them.
+     *
+     * @return per delivery, the number of transactions added, in the order given
+     */
+    public int[] addMempoolTransactions(List<List<NewMempoolTransaction>> deliveries, List<RawPayload> raws) {
+        return inTransaction(sql -> {
+            List<NewMempoolTransaction> all = new ArrayList<>();
+            for (int i = 0; i < deliveries.size(); i++) {
+                if (storeRaw(sql, raws.get(i))) {
+                    all.addAll(deliveries.get(i));
+                }
+            }
+            int added = all.isEmpty() ? 0 : mempool.add(sql, all);
+            int[] perDelivery = new int[deliveries.size()];
+            perDelivery[deliveries.size() - 1] = added;
+            return perDelivery;
+        });
+    }
+
     /** Drops mempool transactions the node reported, with the raw payload, in one database transaction. */
     public int dropMempoolTransactions(Collection<String> txIds, String droppedStatus, RawPayload raw) {
         return inTransaction(sql -> storeRaw(sql, raw) ? mempool.drop(sql, txIds, droppedStatus) : 0);
@@ -101,22 +125,50 @@ public class ChainWriter {
         return inTransaction(sql -> storeRaw(sql, raw));
     }
 
+    /**
+     * Announces the payloads the open transaction ({@link #inOneTransaction}) is about to store, in
+     * arrival order: which of them are stored already is read in one query, and the new ones are
+     * inserted in batches instead of one round trip each.
+     */
+    public void expectPayloads(List<RawPayload> raws) {
+        List<String> hashes = new ArrayList<>(raws.size());
+        for (RawPayload raw : raws) {
+            if (raw.storedId() == null) {
+                hashes.add(raw.payloadHash());
+            }
+        }
+        inTransaction(sql -> {
+            sql.expectPayloads(hashes);
+            return null;
+        });
+    }
+
     /** Microblock payloads kept until their parent block {@code indexBlockHash} arrived, in arrival order. */
     public List<StoredPayload> deferredMicroblocks(String indexBlockHash) {
-        return inTransaction(sql -> sql.query(WriteSql.DEFERRED_OF, ChainWriter::storedPayload, indexBlockHash));
+        return inTransaction(sql -> {
+            sql.flushPayloads();
+            return sql.query(WriteSql.DEFERRED_OF, ChainWriter::storedPayload, indexBlockHash);
+        });
     }
 
     /** Stored payloads after {@code afterId}, in arrival order, a page at a time. */
     public List<StoredPayload> storedPayloads(long afterId) {
-        return inTransaction(sql -> sql.query(WriteSql.NODE_EVENTS_AFTER, ChainWriter::storedPayload, afterId));
+        return inTransaction(sql -> {
+            sql.flushPayloads();
+            return sql.query(WriteSql.NODE_EVENTS_AFTER, ChainWriter::storedPayload, afterId);
+        });
     }
 
     public long countStoredPayloads() {
-        return inTransaction(sql -> sql.query(WriteSql.COUNT_NODE_EVENTS, rs -> rs.getLong(1)).get(0));
+        return inTransaction(sql -> {
+            sql.flushPayloads();
+            return sql.query(WriteSql.COUNT_NODE_EVENTS, rs -> rs.getLong(1)).get(0);
+        });
     }
 
     /** Empties every derived table (before a rebuild from the stored payloads). */
     public void clearDerived() {
+        committedCounters.clear();
         inTransaction(sql -> {
             for (String statement : WriteSql.CLEAR_DERIVED) {
                 sql.update(statement);
@@ -150,12 +202,17 @@ public class ChainWriter {
         if (raw == null || raw.storedId() != null) {
             return true;
         }
+        Boolean announced = sql.storeNewPayload(raw);
+        if (announced != null) {
+            return announced;
+        }
         String hash = raw.payloadHash();
         // One round trip: inserted (new) or not (seen before).
         return sql.update(WriteSql.INSERT_NODE_EVENT_IF_NEW, raw.receivedAt(), raw.path(), hash, raw.body(), hash) == 1;
     }
 
     private static long rawId(Statements sql, RawPayload raw) throws SQLException {
+        sql.flushPayloads();
         return raw.storedId() != null ? raw.storedId()
                 : sql.query(WriteSql.NODE_EVENT_ID, rs -> rs.getLong(1), raw.payloadHash()).get(0);
     }
@@ -179,14 +236,10 @@ public class ChainWriter {
         if (open.get() != null) {
             return work.get();
         }
-        return transactions.executeWrite(status -> {
-            try (Statements sql = new Statements(status.getConnection())) {
-                open.set(sql);
-                T result = work.get();
-                sql.finish();
-                return result;
-            } catch (SQLException e) {
-                throw new StorageException("write failed: " + e.getMessage(), e);
+        return newTransaction(sql -> {
+            open.set(sql);
+            try {
+                return work.get();
             } finally {
                 open.remove();
             }
@@ -202,14 +255,23 @@ public class ChainWriter {
                 throw new StorageException("write failed: " + e.getMessage(), e);
             }
         }
-        return transactions.executeWrite(status -> {
-            try (Statements sql = new Statements(status.getConnection())) {
-                T result = work.run(sql);
+        return newTransaction(work);
+    }
+
+    /** One database transaction; what it cached (counters) is kept only once it committed. */
+    private <T> T newTransaction(Work<T> work) {
+        Statements[] used = new Statements[1];
+        T result = transactions.executeWrite(status -> {
+            try (Statements sql = new Statements(status.getConnection(), committedCounters)) {
+                used[0] = sql;
+                T value = work.run(sql);
                 sql.finish();
-                return result;
+                return value;
             } catch (SQLException e) {
                 throw new StorageException("write failed: " + e.getMessage(), e);
             }
         });
+        used[0].afterCommit();
+        return result;
     }
 }

@@ -10,7 +10,11 @@ public class CodecTxDecoder implements TxDecoder {
 
     @Override
     public TxFacts decode(String rawTxHex) {
-        StacksTransaction tx = StacksTransaction.decodeHex(rawTxHex);
+        return facts(StacksTransaction.decodeHex(rawTxHex));
+    }
+
+    /** The indexed columns of an already decoded transaction. */
+    public static TxFacts facts(StacksTransaction tx) {
         String contractId = null;
         String recipient = null;
         if (tx.payload() instanceof TransactionPayload.ContractCall call) {

@@ -28,7 +28,7 @@ final class MempoolWrites {
     int add(Statements sql, List<NewMempoolTransaction> txs) throws SQLException {
         Map<String, NewMempoolTransaction> byId = new LinkedHashMap<>();
         for (NewMempoolTransaction tx : txs) {
-            byId.putIfAbsent(Sha512_256.txId(Hex.decode(tx.rawTx())), tx);
+            byId.putIfAbsent(tx.txId() != null ? tx.txId() : Sha512_256.txId(Hex.decode(tx.rawTx())), tx);
         }
         Set<String> known = new HashSet<>(sql.queryIn(WriteSql.MEMPOOL_KNOWN_PREFIX, byId.keySet(),
                 rs -> rs.getString(1)));
@@ -39,7 +39,7 @@ final class MempoolWrites {
         for (Map.Entry<String, NewMempoolTransaction> e : byId.entrySet()) {
             String txId = e.getKey();
             NewMempoolTransaction tx = e.getValue();
-            TxFacts facts = decoder.decode(tx.rawTx());
+            TxFacts facts = tx.facts() != null ? tx.facts() : decoder.decode(tx.rawTx());
             boolean pruned = mined.contains(txId);
             sql.addBatch(WriteSql.INSERT_MEMPOOL_TX_STATE, txId, tx.rawTx(), tx.receiptTime(), pruned,
                     facts.txType(), facts.nonce(), facts.fee(), facts.senderAddress(), facts.sponsorAddress(),
@@ -52,22 +52,37 @@ final class MempoolWrites {
             }
         }
         if (!byId.isEmpty()) {
-            sql.update(WriteSql.BUMP_MEMPOOL_VERSION);
+            sql.mempoolChanged();
         }
         sql.executeAllBatches();
         return byId.size();
     }
 
-    /** Takes the pending ones among {@code txIds} out of the mempool as mined; true when any was. */
-    static boolean removeMined(Statements sql, Collection<String> txIds) throws SQLException {
-        Set<String> pending = pendingAmong(sql, txIds);
+    /**
+     * Takes the pending ones among {@code mined} out of the mempool as mined; true when any was.
+     *
+     * @param mined transaction ids, each with its decoded columns when known (else null): a pending
+     *              transaction's principals are exactly its {@link TxFacts#directPrincipals}, as
+     *              {@link #add} wrote them, so they are read back only when the facts are unknown
+     */
+    static boolean removeMined(Statements sql, Map<String, TxFacts> mined) throws SQLException {
+        Set<String> pending = pendingAmong(sql, mined.keySet());
         if (pending.isEmpty()) {
             return false;
         }
+        List<String> unknownFacts = new ArrayList<>();
         for (String txId : pending) {
             sql.addBatch(WriteSql.SET_MEMPOOL_STATE, true, "pending", txId);
+            TxFacts facts = mined.get(txId);
+            if (facts == null) {
+                unknownFacts.add(txId);
+            } else {
+                for (String principal : facts.directPrincipals()) {
+                    sql.addMempoolDelta(principal, -1);
+                }
+            }
         }
-        for (String principal : sql.queryIn(WriteSql.MEMPOOL_PRINCIPALS_AMONG_PREFIX, pending,
+        for (String principal : sql.queryIn(WriteSql.MEMPOOL_PRINCIPALS_AMONG_PREFIX, unknownFacts,
                 rs -> rs.getString(1))) {
             sql.addMempoolDelta(principal, -1);
         }
@@ -86,7 +101,7 @@ final class MempoolWrites {
             }
         }
         if (dropped > 0) {
-            sql.update(WriteSql.BUMP_MEMPOOL_VERSION);
+            sql.mempoolChanged();
         }
         return dropped;
     }

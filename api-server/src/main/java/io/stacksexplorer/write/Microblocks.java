@@ -3,7 +3,9 @@ package io.stacksexplorer.write;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -21,11 +23,10 @@ final class Microblocks {
 
     /** Writes the unanchored rows of microblocks whose parent block is stored; returns how many. */
     int write(Statements sql, NewMicroblocks micro, ChainRows.BlockRef parent) throws SQLException {
-        List<Object[]> tip = sql.query(WriteSql.TIP, rs -> new Object[]{rs.getObject(1), rs.getString(2)});
-        boolean onTip = parent.indexBlockHash().equals(tip.get(0)[1]);
+        boolean onTip = parent.indexBlockHash().equals(sql.tip().indexBlockHash());
         Positions positions = sql.positions();
         Set<String> streams = new HashSet<>();
-        List<String> mined = new ArrayList<>();
+        Map<String, TxFacts> mined = new LinkedHashMap<>();
         int written = 0;
         String lastHash = null;
         int lastSequence = -1;
@@ -43,7 +44,7 @@ final class Microblocks {
             written++;
             if (onTip) {
                 streams.add(tx.microblockHash());
-                mined.add(tx.txId());
+                mined.put(tx.txId(), tx.facts());
                 if (tx.microblockSequence() > lastSequence) {
                     lastSequence = tx.microblockSequence();
                     lastHash = tx.microblockHash();
@@ -60,7 +61,7 @@ final class Microblocks {
             sql.update(WriteSql.SET_TIP_MICROBLOCK, lastHash, lastSequence, parent.indexBlockHash(), lastSequence);
         }
         if (mempoolChanged) {
-            sql.update(WriteSql.BUMP_MEMPOOL_VERSION);
+            sql.mempoolChanged();
         }
         return written;
     }

@@ -11,6 +11,9 @@ import java.util.List;
  *                           anchor block itself
  * @param microblockSequence sequence of that microblock, ignored when {@code microblockHash} is null
  * @param contractAbi        the ABI JSON the node reports for a deployment, or {@code null}
+ * @param facts              the indexed columns when the caller already decoded {@code rawTx} (the
+ *                           ingest does, while it checks the id), or {@code null}: the write path
+ *                           then decodes it itself
  */
 public record NewTransaction(
         String txId,
@@ -22,13 +25,22 @@ public record NewTransaction(
         String microblockHash,
         int microblockSequence,
         String contractAbi,
-        List<NewEvent> events) {
+        List<NewEvent> events,
+        TxFacts facts) {
 
     /** Sequence value served for transactions mined in the anchor block (no microblock). */
     public static final int ANCHOR_BLOCK_SEQUENCE = 2147483647;
 
     public NewTransaction {
         events = List.copyOf(events);
+    }
+
+    /** A transaction whose raw bytes the write path decodes itself. */
+    public NewTransaction(String txId, String rawTx, int txIndex, TxOutcome status, String rawResult,
+                          ExecutionCost cost, String microblockHash, int microblockSequence, String contractAbi,
+                          List<NewEvent> events) {
+        this(txId, rawTx, txIndex, status, rawResult, cost, microblockHash, microblockSequence, contractAbi, events,
+                null);
     }
 
     public boolean inMicroblock() {

@@ -4,6 +4,7 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
+import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -50,13 +51,18 @@ final class Positions {
     }
 
     private final Statements sql;
+    private final CommittedCounters committed;
+    /** The counters this transaction ends with, for {@link CommittedCounters} once it committed. */
+    private final Map<Kind, Map<String, Long>> finalCounters = new EnumMap<>(Kind.class);
     private final Map<Kind, Map<String, Long>> tops = new HashMap<>();
     private final Map<Kind, Map<String, Long>> loaded = new HashMap<>();
     private final Map<Kind, Map<String, Long>> dirtyFrom = new HashMap<>();
 
-    Positions(Statements sql) {
+    Positions(Statements sql, CommittedCounters committed) {
         this.sql = sql;
+        this.committed = committed;
         for (Kind kind : Kind.values()) {
+            finalCounters.put(kind, new HashMap<>());
             tops.put(kind, new HashMap<>());
             loaded.put(kind, new HashMap<>());
             dirtyFrom.put(kind, new HashMap<>());
@@ -68,8 +74,11 @@ final class Positions {
         Map<String, Long> top = tops.get(kind);
         Long current = top.get(key);
         if (current == null) {
-            List<Long> stored = sql.query(kind.count, rs -> rs.getLong(1), key);
-            current = stored.isEmpty() ? 0L : stored.get(0);
+            current = committed.get(kind, key);
+            if (current == null) {
+                List<Long> stored = sql.query(kind.count, rs -> rs.getLong(1), key);
+                current = stored.isEmpty() ? 0L : stored.get(0);
+            }
             loaded.get(kind).put(key, current);
         }
         top.put(key, current + 1);
@@ -82,7 +91,13 @@ final class Positions {
         List<String> missing = new ArrayList<>();
         for (String key : keys) {
             if (!top.containsKey(key)) {
-                missing.add(key);
+                Long cached = committed.get(kind, key);
+                if (cached != null) {
+                    top.put(key, cached);
+                    loaded.get(kind).put(key, cached);
+                } else {
+                    missing.add(key);
+                }
             }
         }
         String query = kind == Kind.HISTORY ? PRINCIPAL_COUNTS : CONTRACT_LOG_COUNTS;
@@ -166,6 +181,11 @@ final class Positions {
         }
     }
 
+    /** The counters as {@link #storeCounters} wrote them: what holds once the transaction committed. */
+    Map<Kind, Map<String, Long>> finalCounters() {
+        return finalCounters;
+    }
+
     /** Writes the counters (highest positions) that changed. */
     void storeCounters() throws SQLException {
         sql.executeAllBatches();
@@ -178,6 +198,7 @@ final class Positions {
                 }
             }
             Counters.set(sql, kind.setCount, kind.insertCount, changed);
+            finalCounters.get(kind).putAll(tops.get(kind));
             tops.get(kind).clear();
             loaded.get(kind).clear();
         }

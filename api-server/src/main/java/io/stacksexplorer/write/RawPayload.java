@@ -12,15 +12,21 @@ import java.util.HexFormat;
  * @param storedId   the row id when the payload is already stored (rebuild), else null
  * @param path       the observer path, e.g. {@code /new_block}
  * @param receivedAt Unix seconds when it was received (the recorded time during a replay)
+ * @param payloadHash SHA-256 of path and body ({@code 0x}-hex) for a payload not stored yet, else null:
+ *                   the same delivery twice is stored (and derived) once. Computed when the payload
+ *                   is made, so on the thread that reads it, not on the writer's.
  */
-public record RawPayload(Long storedId, String path, String body, long receivedAt) {
+public record RawPayload(Long storedId, String path, String body, long receivedAt, String payloadHash) {
+
+    public RawPayload(Long storedId, String path, String body, long receivedAt) {
+        this(storedId, path, body, receivedAt, storedId == null ? hash(path, body) : null);
+    }
 
     public static RawPayload received(String path, String body, long receivedAt) {
         return new RawPayload(null, path, body, receivedAt);
     }
 
-    /** SHA-256 of path and body: the same delivery twice is stored (and derived) once. */
-    String payloadHash() {
+    private static String hash(String path, String body) {
         try {
             MessageDigest digest = MessageDigest.getInstance("SHA-256");
             digest.update(path.getBytes(StandardCharsets.UTF_8));

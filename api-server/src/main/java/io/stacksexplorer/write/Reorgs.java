@@ -31,8 +31,17 @@ final class Reorgs {
     private Reorgs() {
     }
 
-    /** Makes the fork of a new tip block (not yet stored) canonical. */
-    static ForkSwitch switchTo(Statements sql, NewBlock block, Positions positions) throws SQLException {
+    /**
+     * Makes the fork of a new tip block (not yet stored) canonical.
+     *
+     * @param tipIndexBlockHash the current tip (null before the first block)
+     */
+    static ForkSwitch switchTo(Statements sql, NewBlock block, Positions positions, String tipIndexBlockHash)
+            throws SQLException {
+        if (block.parentIndexBlockHash().equals(tipIndexBlockHash)) {
+            // The common case, a child of the tip: nothing leaves or rejoins the canonical chain.
+            return new ForkSwitch(new ArrayList<>(), new ArrayList<>(), new LinkedHashMap<>(), new LinkedHashSet<>());
+        }
         // Walk back from the parent through non-canonical ancestors to the fork point.
         List<String> restored = new ArrayList<>();
         long forkHeight = block.height() - 1;

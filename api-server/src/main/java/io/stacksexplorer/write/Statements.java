@@ -10,6 +10,8 @@ import java.sql.Types;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Set;
 import java.util.List;
 import java.util.Map;
 
@@ -32,15 +34,29 @@ final class Statements implements AutoCloseable {
 
     private Positions positions;
     private final Map<String, Long> mempoolDeltas = new HashMap<>();
+    private boolean mempoolChanged;
+    /** Payload hashes announced by {@link #expectPayloads}: those stored before, and those this transaction added. */
+    private final Set<String> expectedPayloads = new HashSet<>();
+    private final Set<String> storedPayloads = new HashSet<>();
 
-    Statements(Connection connection) {
+    private final CommittedCounters committedCounters;
+
+    Statements(Connection connection, CommittedCounters committedCounters) {
         this.connection = connection;
+        this.committedCounters = committedCounters;
+    }
+
+    /** Runs once the transaction committed: the counters it wrote become the cached committed ones. */
+    void afterCommit() {
+        if (positions != null) {
+            committedCounters.commit(positions.finalCounters());
+        }
     }
 
     /** The position numbering of this database transaction (its counters are written by {@link #finish}). */
     Positions positions() {
         if (positions == null) {
-            positions = new Positions(this);
+            positions = new Positions(this, committedCounters);
         }
         return positions;
     }
@@ -50,10 +66,74 @@ final class Statements implements AutoCloseable {
         mempoolDeltas.merge(principal, delta, Long::sum);
     }
 
+    /** The chain tip as {@code chain_state} holds it (height null before the first block). */
+    record Tip(Long height, String indexBlockHash) {
+    }
+
+    private Tip tip;
+
+    /** The chain tip, read once per database transaction (only this transaction's writes move it). */
+    Tip tip() throws SQLException {
+        if (tip == null) {
+            tip = query(WriteSql.TIP, rs -> new Tip((Long) rs.getObject(1, Long.class), rs.getString(2))).get(0);
+        }
+        return tip;
+    }
+
+    /** Records a new tip written to {@code chain_state} by this transaction. */
+    void tipMovedTo(long height, String indexBlockHash) {
+        tip = new Tip(height, indexBlockHash);
+    }
+
+    /** The served mempool changed: its version (for conditional requests) is bumped once, by {@link #finish}. */
+    void mempoolChanged() {
+        mempoolChanged = true;
+    }
+
+    /**
+     * Learns in one query which of the payloads this transaction is about to store are stored
+     * already; storing each of them is then a batched insert ({@link #storeNewPayload}) instead of a
+     * round trip.
+     */
+    void expectPayloads(Collection<String> hashes) throws SQLException {
+        List<String> unknown = new ArrayList<>();
+        for (String hash : hashes) {
+            if (expectedPayloads.add(hash)) {
+                unknown.add(hash);
+            }
+        }
+        storedPayloads.addAll(queryIn(WriteSql.NODE_EVENTS_STORED_PREFIX, unknown, rs -> rs.getString(1)));
+    }
+
+    /**
+     * Queues a payload announced by {@link #expectPayloads} for insertion unless it is stored already
+     * (or earlier in this transaction); null when it was not announced (the caller checks itself).
+     */
+    Boolean storeNewPayload(RawPayload raw) throws SQLException {
+        String hash = raw.payloadHash();
+        if (!expectedPayloads.contains(hash)) {
+            return null;
+        }
+        if (!storedPayloads.add(hash)) {
+            return false;
+        }
+        addBatch(WriteSql.INSERT_NODE_EVENT, raw.receivedAt(), raw.path(), hash, raw.body());
+        return true;
+    }
+
+    /** Inserts the queued payloads now (before reading node_events; ids follow arrival order). */
+    void flushPayloads() throws SQLException {
+        executeBatch(WriteSql.INSERT_NODE_EVENT);
+    }
+
     /** Writes what is still queued: batched rows and the counters. Call before the commit. */
     void finish() throws SQLException {
         if (positions != null) {
             positions.storeCounters();
+        }
+        if (mempoolChanged) {
+            update(WriteSql.BUMP_MEMPOOL_VERSION);
+            mempoolChanged = false;
         }
         mempoolDeltas.values().removeIf(d -> d == 0);
         Counters.addMempoolCounts(this, mempoolDeltas);

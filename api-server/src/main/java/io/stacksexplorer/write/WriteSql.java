@@ -222,6 +222,8 @@ final class WriteSql {
     static final String INSERT_NODE_EVENT_IF_NEW = """
             INSERT INTO node_events (received_at, event_path, payload_hash, payload)
             SELECT ?, ?, ?, ? WHERE NOT EXISTS (SELECT 1 FROM node_events WHERE payload_hash = ?)""";
+    /** Followed by the placeholders of a chunk of hashes and ")". */
+    static final String NODE_EVENTS_STORED_PREFIX = "SELECT payload_hash FROM node_events WHERE payload_hash IN (";
     static final String NODE_EVENT_ID = "SELECT id FROM node_events WHERE payload_hash = ?";
     static final String SET_DEFERRED = "UPDATE node_events SET deferred_parent = ? WHERE id = ?";
     static final String DEFERRED_OF = """
