@@ -152,9 +152,10 @@ public final class Application implements Callable<Integer> {
             try (ApplicationContext context = commandContext();
                  ProgressBar bar = new ProgressBarBuilder().setTaskName("replay").setInitialMax(total)
                          .setUnit(" events", 1).build()) {
-                TsvReplay.Summary summary = TsvReplay.replay(file, context.getBean(EventIngestor.class), false,
-                        bar::stepTo);
+                EventIngestor ingestor = context.getBean(EventIngestor.class);
+                TsvReplay.Summary summary = TsvReplay.replay(file, ingestor, false, bar::stepTo);
                 bar.close();
+                ingestor.refreshStatistics();
                 System.out.println("replayed " + file.getFileName() + ": " + summary);
                 return summary.rejected() == 0 ? 0 : 1;
             }
@@ -176,6 +177,7 @@ public final class Application implements Callable<Integer> {
                     long[] done = {0};
                     ingestor.rebuild(id -> bar.stepTo(++done[0]));
                 }
+                ingestor.refreshStatistics();
                 var stats = ingestor.stats();
                 System.out.printf("rebuilt from %d payloads: %s, %.1f s%n", total, stats,
                         (System.nanoTime() - started) / 1e9);

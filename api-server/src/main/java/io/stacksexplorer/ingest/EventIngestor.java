@@ -86,6 +86,11 @@ public class EventIngestor {
         return writer.inOneTransaction(work);
     }
 
+    /** After a bulk load: fresh planner statistics (see {@link ChainWriter#refreshStatistics}). */
+    public void refreshStatistics() {
+        writer.refreshStatistics();
+    }
+
     public long storedPayloadCount() {
         return writer.countStoredPayloads();
     }

@@ -190,6 +190,21 @@ public class ChainWriter {
         return inTransaction(sql -> mempool.drop(sql, txIds, droppedStatus));
     }
 
+    /**
+     * Refreshes the query planner's statistics of the written tables, after a bulk load (replay,
+     * rebuild): PostgreSQL plans the first queries after a load of millions of rows from empty-table
+     * estimates until autovacuum's next ANALYZE (never, where autovacuum is off). H2 keeps its own
+     * statistics up to date as rows change.
+     */
+    public void refreshStatistics() {
+        inTransaction(sql -> {
+            if (sql.isPostgres()) {
+                sql.update(WriteSql.ANALYZE_POSTGRESQL);
+            }
+            return null;
+        });
+    }
+
     /** Whether any block has been written (the demo chain is only generated into an empty database). */
     public boolean hasBlocks() {
         return inTransaction(sql -> sql.exists(WriteSql.ANY_BLOCK));

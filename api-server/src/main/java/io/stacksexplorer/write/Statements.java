@@ -46,6 +46,10 @@ final class Statements implements AutoCloseable {
         this.committedCounters = committedCounters;
     }
 
+    boolean isPostgres() throws SQLException {
+        return "PostgreSQL".equals(connection.getMetaData().getDatabaseProductName());
+    }
+
     /** Runs once the transaction committed: the counters it wrote become the cached committed ones. */
     void afterCommit() {
         if (positions != null) {

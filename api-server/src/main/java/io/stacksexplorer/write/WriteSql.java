@@ -233,6 +233,11 @@ final class WriteSql {
             FETCH FIRST 200 ROWS ONLY""";
     static final String COUNT_NODE_EVENTS = "SELECT COUNT(*) FROM node_events";
 
+    /** PostgreSQL: fresh planner statistics of every written table (after a bulk load). */
+    static final String ANALYZE_POSTGRESQL = """
+            ANALYZE blocks, txs, tx_events, principal_txs, principal_stats, contract_log_stats, smart_contracts,
+                mempool_txs, mempool_principals, mempool_principal_stats, chain_state, node_events""";
+
     /** Everything derived, emptied before a rebuild (node_events stays). */
     static final List<String> CLEAR_DERIVED = List.of(
             "DELETE FROM tx_events", "DELETE FROM principal_txs", "DELETE FROM smart_contracts", "DELETE FROM txs",
