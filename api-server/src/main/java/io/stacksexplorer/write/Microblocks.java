@@ -77,25 +77,21 @@ final class Microblocks {
                 confirmed.add(tx.microblockHash());
             }
         }
-        List<Object[]> keys = sql.query(WriteSql.UNANCHORED_KEYS_UP_TO,
-                rs -> new Object[]{rs.getString(1), rs.getBoolean(2)}, block.height());
-        for (Object[] key : keys) {
-            String hash = (String) key[0];
-            boolean counted = (Boolean) key[1];
-            if (counted) {
-                positions.dirty(hash);
-            }
-            if (confirmed.contains(hash)) {
-                for (String statement : List.of(WriteSql.DELETE_EVENTS_OF, WriteSql.DELETE_PRINCIPAL_TXS_OF,
-                        WriteSql.DELETE_CONTRACTS_OF, WriteSql.DELETE_TXS_OF)) {
-                    sql.update(statement, hash);
-                }
-            } else if (counted) {
+        for (String hash : sql.query(WriteSql.SERVED_UNANCHORED_UP_TO, rs -> rs.getString(1), block.height())) {
+            positions.dirty(hash);
+            if (!confirmed.contains(hash)) {
                 for (String statement : List.of(WriteSql.SET_TXS_MICROBLOCK_CANONICAL,
                         WriteSql.SET_EVENTS_MICROBLOCK_CANONICAL, WriteSql.SET_PRINCIPAL_TXS_MICROBLOCK_CANONICAL,
                         WriteSql.SET_CONTRACTS_MICROBLOCK_CANONICAL)) {
                     sql.update(statement, false, hash);
                 }
+            }
+        }
+        // The confirmed streams' unanchored rows, served or not, are replaced by the block's own rows.
+        for (String hash : confirmed) {
+            for (String statement : List.of(WriteSql.DELETE_EVENTS_OF, WriteSql.DELETE_PRINCIPAL_TXS_OF,
+                    WriteSql.DELETE_CONTRACTS_OF, WriteSql.DELETE_TXS_OF)) {
+                sql.update(statement, hash);
             }
         }
     }

@@ -196,10 +196,14 @@ final class WriteSql {
 
     static final String TX_ROW_EXISTS = "SELECT 1 FROM txs WHERE tx_id = ? AND index_block_hash = ?";
 
-    /** Unanchored streams (keyed by microblock hash) an anchor block at this height settles. */
-    static final String UNANCHORED_KEYS_UP_TO = """
-            SELECT DISTINCT index_block_hash, microblock_canonical FROM txs
-            WHERE is_unanchored = TRUE AND block_height <= ?""";
+    /**
+     * Served unanchored streams (keyed by microblock hash) an anchor block at this height settles.
+     * Only served ones: streams settled before stay unanchored and non-canonical forever, and
+     * reading them again at every block made this query grow with the chain (index V103).
+     */
+    static final String SERVED_UNANCHORED_UP_TO = """
+            SELECT DISTINCT index_block_hash FROM txs
+            WHERE is_unanchored = TRUE AND microblock_canonical = TRUE AND block_height <= ?""";
 
     static final String SET_TXS_MICROBLOCK_CANONICAL = "UPDATE txs SET microblock_canonical = ? WHERE index_block_hash = ?";
     static final String SET_EVENTS_MICROBLOCK_CANONICAL =

@@ -1,3 +1,4 @@
+-- Numbered after the PostgreSQL-only V100/V101 so that a database already at V101 applies it in order.
 -- Lookups of the write path that had no index and so scanned a whole table on every call, a cost
 -- that grew with the chain (found by profiling a 100,000-transaction replay: 40 % of its wall clock).
 
