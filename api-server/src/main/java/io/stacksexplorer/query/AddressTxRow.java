@@ -6,7 +6,7 @@ import io.micronaut.data.annotation.MappedEntity;
 import java.math.BigDecimal;
 
 /** A row of {@code principal_txs}: one principal's view of one mined transaction. */
-@MappedEntity("principal_txs")
+@MappedEntity(value = "principal_txs", namingStrategy = ColumnNames.class)
 public record AddressTxRow(
         @Id String principal,
         String txId,

@@ -10,7 +10,7 @@ import java.math.BigDecimal;
  * A row of {@code tx_events} with the block it belongs to, for reading the event pages of several
  * transactions in one query ({@link TransactionRepository#findEventPages}).
  */
-@MappedEntity("tx_events")
+@MappedEntity(value = "tx_events", namingStrategy = ColumnNames.class)
 record BlockEventRow(
         @Id String txId,
         String indexBlockHash,

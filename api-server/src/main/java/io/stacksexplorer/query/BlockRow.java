@@ -4,7 +4,7 @@ import io.micronaut.data.annotation.Id;
 import io.micronaut.data.annotation.MappedEntity;
 
 /** A row of {@code blocks}. */
-@MappedEntity("blocks")
+@MappedEntity(value = "blocks", namingStrategy = ColumnNames.class)
 public record BlockRow(
         @Id String indexBlockHash,
         String blockHash,

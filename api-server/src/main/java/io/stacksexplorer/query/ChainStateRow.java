@@ -5,7 +5,7 @@ import io.micronaut.data.annotation.Id;
 import io.micronaut.data.annotation.MappedEntity;
 
 /** The single {@code chain_state} row: chain tip (null before the first block) and network facts. */
-@MappedEntity("chain_state")
+@MappedEntity(value = "chain_state", namingStrategy = ColumnNames.class)
 public record ChainStateRow(
         @Id int id,
         @Nullable Long blockHeight,

@@ -5,7 +5,7 @@ import io.micronaut.data.annotation.Id;
 import io.micronaut.data.annotation.MappedEntity;
 
 /** A row of {@code smart_contracts}: one mined deployment attempt. */
-@MappedEntity("smart_contracts")
+@MappedEntity(value = "smart_contracts", namingStrategy = ColumnNames.class)
 public record ContractDeployRow(
         @Id String contractId,
         String txId,

@@ -7,7 +7,7 @@ import io.micronaut.data.annotation.MappedEntity;
 import java.math.BigDecimal;
 
 /** A row of {@code tx_events}; which columns are set depends on {@code eventType}. */
-@MappedEntity("tx_events")
+@MappedEntity(value = "tx_events", namingStrategy = ColumnNames.class)
 public record EventRow(
         @Id String txId,
         int eventIndex,

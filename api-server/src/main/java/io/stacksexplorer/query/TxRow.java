@@ -6,7 +6,7 @@ import io.micronaut.data.annotation.MappedEntity;
 import java.math.BigDecimal;
 
 /** A row of {@code txs}: a transaction as mined in one block. */
-@MappedEntity("txs")
+@MappedEntity(value = "txs", namingStrategy = ColumnNames.class)
 public record TxRow(
         @Id String txId,
         String indexBlockHash,
