@@ -18,10 +18,12 @@ public class ContractQueries {
     }
 
     private final ContractRepository contracts;
+    private final DirectReads pages;
     private final MempoolRepository mempool;
 
-    ContractQueries(ContractRepository contracts, MempoolRepository mempool) {
+    ContractQueries(ContractRepository contracts, DirectReads pages, MempoolRepository mempool) {
         this.contracts = contracts;
+        this.pages = pages;
         this.mempool = mempool;
     }
 
@@ -79,7 +81,7 @@ public class ContractQueries {
         if (top <= 0) {
             return new Page<>(List.of(), total, offset, null);
         }
-        List<EventRow> rows = contracts.findLogRange(contractId, top, Math.max(top - limit, 0));
+        List<EventRow> rows = pages.logRange(contractId, top, Math.max(top - limit, 0));
         PagePosition next = null;
         long lastPosition = top - rows.size() + 1;
         if (!rows.isEmpty() && lastPosition > 1) {

@@ -28,14 +28,6 @@ interface ContractRepository extends GenericRepository<ContractDeployRow, String
     List<ContractDeployRow> findAllDeployed(Collection<String> contractIds);
 
     /**
-     * Log events at positions (below, top], newest first: a range on tx_events_log_position_idx whose
-     * cost does not depend on how deep the page is (migration V10).
-     */
-    @Query("SELECT " + EventRow.COLUMNS + " FROM tx_events WHERE contract_id = :contractId"
-            + " AND log_position <= :top AND log_position > :below ORDER BY log_position DESC")
-    List<EventRow> findLogRange(String contractId, long top, long below);
-
-    /**
      * The position of the newest anchored log event. Unanchored events, when there are any, are the
      * newest positions (they sit on the tip), so this skips only those few index entries.
      */
