@@ -14,12 +14,12 @@ public class AddressQueries {
     }
 
     private final AddressRepository addresses;
-    private final DirectReads pages;
+    private final DirectReads reads;
     private final MempoolRepository mempool;
 
-    AddressQueries(AddressRepository addresses, DirectReads pages, MempoolRepository mempool) {
+    AddressQueries(AddressRepository addresses, DirectReads reads, MempoolRepository mempool) {
         this.addresses = addresses;
-        this.pages = pages;
+        this.reads = reads;
         this.mempool = mempool;
     }
 
@@ -42,7 +42,7 @@ public class AddressQueries {
         if (top <= 0) {
             return new Page<>(List.of(), total, offset, null);
         }
-        List<DirectReads.HistoryRow> page = pages.historyRange(principal, top, Math.max(top - limit, 0));
+        List<DirectReads.HistoryRow> page = reads.historyRange(principal, top, Math.max(top - limit, 0));
         List<AddressTx> results = new ArrayList<>(page.size());
         for (DirectReads.HistoryRow row : page) {
             if (row.tx() != null) {

@@ -13,12 +13,6 @@ import java.util.Optional;
 @JdbcRepository(dialect = Dialect.POSTGRES)
 interface ContractRepository extends GenericRepository<ContractDeployRow, String> {
 
-    /** The latest canonical deployment attempt. */
-    @Query("SELECT " + ContractDeployRow.COLUMNS + " FROM smart_contracts WHERE contract_id = :contractId"
-            + " AND canonical = TRUE AND microblock_canonical = TRUE"
-            + " ORDER BY block_height DESC, microblock_sequence DESC, tx_index DESC LIMIT 1")
-    Optional<ContractDeployRow> findLatestDeploy(String contractId);
-
     /**
      * Every canonical successful deployment of the given contracts; their ABIs name contract-call
      * arguments (the caller keeps the latest per contract).

@@ -19,7 +19,7 @@ import java.util.stream.Collectors;
 
 /**
  * The reads of the hot routes: the pages (address history, contract events, transaction lookups) and
- * the chain tip and block behind the cheap routes, with rows mapped by column position ({@code read}
+ * the chain tip, block and contract deployment behind the cheap routes, with rows mapped by column position ({@code read}
  * next to each row type's column list) instead of by Micronaut Data's result mapper, which looks every
  * column up by name, converts and boxes it, and adds its own per-query work: a quarter to a third of the
  * pages' CPU time, and more per request than the cheap routes cost at 055817d. Plain JDBC on the pool,
@@ -40,6 +40,10 @@ class DirectReads {
     private static final String CHAIN_STATE = "SELECT " + ChainStateRow.COLUMNS + " FROM chain_state WHERE id = 1";
 
     private static final String BLOCK = "SELECT " + BlockRow.COLUMNS + " FROM blocks WHERE canonical = TRUE";
+
+    private static final String LATEST_DEPLOY = "SELECT " + ContractDeployRow.COLUMNS + " FROM smart_contracts"
+            + " WHERE contract_id = ? AND canonical = TRUE AND microblock_canonical = TRUE"
+            + " ORDER BY block_height DESC, microblock_sequence DESC, tx_index DESC LIMIT 1";
 
     private static final String LOG_RANGE = "SELECT " + EventRow.COLUMNS + " FROM tx_events WHERE contract_id = ?"
             + " AND log_position <= ? AND log_position > ? ORDER BY log_position DESC";
@@ -86,6 +90,11 @@ class DirectReads {
     /** The canonical tip block. */
     Optional<BlockRow> latestBlock() {
         return first(query(BLOCK + " ORDER BY block_height DESC LIMIT 1", ps -> { }, rs -> BlockRow.read(rs, 1)));
+    }
+
+    /** The latest canonical deployment attempt of a contract (contract status). */
+    Optional<ContractDeployRow> latestDeploy(String contractId) {
+        return first(query(LATEST_DEPLOY, ps -> ps.setString(1, contractId), rs -> ContractDeployRow.read(rs, 1)));
     }
 
     /** Rows at positions (below, top] of a principal's history, newest first (principal_txs_position_idx). */
