@@ -8,18 +8,22 @@ import io.micronaut.http.annotation.ServerFilter;
 import io.micronaut.http.server.exceptions.response.ErrorResponseProcessor;
 
 /**
- * The API answers only from a schema it understands: until the database's schema is current
- * ({@link SchemaStatus}) every API route answers 503 with the reason. Matters for a reader started
- * before its writer; the served contract and its docs page do not need the database.
+ * The API answers only from a database it can reach and a schema it understands: while the database
+ * is known to be unreachable ({@link DatabaseCircuit}) or until its schema is current ({@link SchemaStatus})
+ * every API route answers 503 with the reason, without touching the connection pool. Matters during an
+ * outage and for a reader started before its writer; the served contract and its docs page do not need
+ * the database.
  */
 @ServerFilter(value = "/extended/**")
 class SchemaGate {
 
     private final SchemaStatus schema;
+    private final DatabaseCircuit circuit;
     private final ErrorResponseProcessor<?> processor;
 
-    SchemaGate(SchemaStatus schema, ErrorResponseProcessor<?> processor) {
+    SchemaGate(SchemaStatus schema, DatabaseCircuit circuit, ErrorResponseProcessor<?> processor) {
         this.schema = schema;
+        this.circuit = circuit;
         this.processor = processor;
     }
 
@@ -28,6 +32,9 @@ class SchemaGate {
     MutableHttpResponse<?> gate(HttpRequest<?> request) {
         if (ContractController.serves(request.getPath())) {
             return null;
+        }
+        if (circuit.knownDown()) {
+            return Unavailable.response(processor, request, Unavailable.UNREACHABLE);
         }
         return schema.problem().<MutableHttpResponse<?>>map(detail -> Unavailable.response(processor, request, detail))
                 .orElse(null);

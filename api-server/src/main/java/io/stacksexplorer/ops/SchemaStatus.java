@@ -32,11 +32,12 @@ public class SchemaStatus {
     private static final Logger LOG = LoggerFactory.getLogger(SchemaStatus.class);
 
     private final Flyway flyway;
+    private final DatabaseCircuit circuit;
     private volatile boolean current;
     private volatile String problem = NOT_MIGRATED_DETAIL;
     private volatile long checkedAt = System.nanoTime() - RECHECK_NANOS;
 
-    SchemaStatus(DataSource dataSource,
+    SchemaStatus(DataSource dataSource, DatabaseCircuit circuit,
                  @Value("${flyway.datasources.default.locations:classpath:db/migration/common}") String[] locations,
                  @Value("${flyway.datasources.default.schemas:}") String schemas) {
         var config = Flyway.configure()
@@ -46,6 +47,7 @@ public class SchemaStatus {
             config.schemas(schemas.split(","));
         }
         this.flyway = config.load();
+        this.circuit = circuit;
     }
 
     /** Empty when the schema is current; otherwise why the API cannot answer yet. */
@@ -84,6 +86,9 @@ public class SchemaStatus {
                     + expected + "; waiting for the writer to migrate it";
         } catch (RuntimeException e) {
             problem = Unavailable.detailFor(e);
+            if (problem.equals(Unavailable.UNREACHABLE)) {
+                circuit.unreachable();
+            }
             LOG.debug("schema check failed", e);
         }
     }

@@ -3,9 +3,7 @@ package io.stacksexplorer.query;
 import jakarta.inject.Singleton;
 
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 
 /** Read facade for per-address histories and pending transactions. */
 @Singleton
@@ -16,12 +14,12 @@ public class AddressQueries {
     }
 
     private final AddressRepository addresses;
-    private final TransactionRepository txs;
+    private final DirectReads reads;
     private final MempoolRepository mempool;
 
-    AddressQueries(AddressRepository addresses, TransactionRepository txs, MempoolRepository mempool) {
+    AddressQueries(AddressRepository addresses, DirectReads reads, MempoolRepository mempool) {
         this.addresses = addresses;
-        this.txs = txs;
+        this.reads = reads;
         this.mempool = mempool;
     }
 
@@ -44,23 +42,16 @@ public class AddressQueries {
         if (top <= 0) {
             return new Page<>(List.of(), total, offset, null);
         }
-        List<AddressTxRow> page = addresses.findHistoryRange(principal, top, Math.max(top - limit, 0));
+        List<DirectReads.HistoryRow> page = reads.historyRange(principal, top, Math.max(top - limit, 0));
         List<AddressTx> results = new ArrayList<>(page.size());
-        if (!page.isEmpty()) {
-            Map<String, TxRow> byKey = new HashMap<>();
-            for (TxRow row : txs.findCanonical(page.stream().map(AddressTxRow::txId).distinct().toList(), true)) {
-                byKey.put(row.txId() + row.indexBlockHash(), row);
-            }
-            for (AddressTxRow activity : page) {
-                TxRow tx = byKey.get(activity.txId() + activity.indexBlockHash());
-                if (tx != null) {
-                    results.add(new AddressTx(activity, tx));
-                }
+        for (DirectReads.HistoryRow row : page) {
+            if (row.tx() != null) {
+                results.add(new AddressTx(row.activity(), row.tx()));
             }
         }
         PagePosition next = null;
-        if (!page.isEmpty() && page.get(page.size() - 1).historyPosition() > 1) {
-            AddressTxRow last = page.get(page.size() - 1);
+        if (!page.isEmpty() && page.get(page.size() - 1).activity().historyPosition() > 1) {
+            AddressTxRow last = page.get(page.size() - 1).activity();
             next = new PagePosition(last.historyPosition(), last.txId(), 0);
         }
         return new Page<>(results, total, offset, next);

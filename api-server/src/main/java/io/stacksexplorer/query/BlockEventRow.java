@@ -5,12 +5,14 @@ import io.micronaut.data.annotation.Id;
 import io.micronaut.data.annotation.MappedEntity;
 
 import java.math.BigDecimal;
+import java.sql.ResultSet;
+import java.sql.SQLException;
 
 /**
  * A row of {@code tx_events} with the block it belongs to, for reading the event pages of several
- * transactions in one query ({@link TransactionRepository#findEventPages}).
+ * transactions in one query ({@link DirectReads#eventPages}).
  */
-@MappedEntity("tx_events")
+@MappedEntity(value = "tx_events", namingStrategy = ColumnNames.class)
 record BlockEventRow(
         @Id String txId,
         String indexBlockHash,
@@ -32,6 +34,16 @@ record BlockEventRow(
     static final String COLUMNS = "tx_id, index_block_hash, event_index, event_type, contract_id, topic, value_hex,"
             + " asset_event_type, asset_id, sender, recipient, amount, memo, locked_amount, unlock_height,"
             + " locked_address";
+
+    /** The row from {@link #COLUMNS} read at column {@code at} onward ({@link DirectReads}). */
+    static BlockEventRow read(ResultSet rs, int at) throws SQLException {
+        long unlockHeight = rs.getLong(at + 14);
+        Long unlock = rs.wasNull() ? null : unlockHeight;
+        return new BlockEventRow(rs.getString(at), rs.getString(at + 1), rs.getInt(at + 2), rs.getString(at + 3),
+                rs.getString(at + 4), rs.getString(at + 5), rs.getString(at + 6), rs.getString(at + 7),
+                rs.getString(at + 8), rs.getString(at + 9), rs.getString(at + 10), rs.getBigDecimal(at + 11),
+                rs.getString(at + 12), rs.getBigDecimal(at + 13), unlock, rs.getString(at + 15));
+    }
 
     EventRow event() {
         return new EventRow(txId, eventIndex, eventType, contractId, topic, valueHex, assetEventType, assetId, sender,

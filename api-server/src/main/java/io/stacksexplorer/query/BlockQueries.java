@@ -8,22 +8,22 @@ import java.util.Optional;
 @Singleton
 public class BlockQueries {
 
-    private final BlockRepository blocks;
+    private final DirectReads reads;
 
-    BlockQueries(BlockRepository blocks) {
-        this.blocks = blocks;
+    BlockQueries(DirectReads reads) {
+        this.reads = reads;
     }
 
     public Optional<BlockRow> latest() {
-        return blocks.findLatest();
+        return reads.latestBlock();
     }
 
     public Optional<BlockRow> byHeight(long height) {
-        return blocks.findCanonicalByHeight(height);
+        return reads.blockAtHeight(height);
     }
 
     /** {@code hash} normalised: lowercase with {@code 0x}. */
     public Optional<BlockRow> byHash(String hash) {
-        return blocks.findCanonicalByHash(hash);
+        return reads.blockByHash(hash);
     }
 }

@@ -3,8 +3,11 @@ package io.stacksexplorer.query;
 import io.micronaut.data.annotation.Id;
 import io.micronaut.data.annotation.MappedEntity;
 
+import java.sql.ResultSet;
+import java.sql.SQLException;
+
 /** A row of {@code blocks}. */
-@MappedEntity("blocks")
+@MappedEntity(value = "blocks", namingStrategy = ColumnNames.class)
 public record BlockRow(
         @Id String indexBlockHash,
         String blockHash,
@@ -23,4 +26,18 @@ public record BlockRow(
         long executionCostWriteCount,
         long executionCostWriteLength,
         boolean canonical) {
+
+    static final String COLUMNS = """
+            index_block_hash, block_hash, block_height, parent_block_hash, parent_index_block_hash, block_time,
+            burn_block_time, burn_block_hash, burn_block_height, miner_txid, tx_count, execution_cost_read_count,
+            execution_cost_read_length, execution_cost_runtime, execution_cost_write_count,
+            execution_cost_write_length, canonical""";
+
+    /** The row from {@link #COLUMNS} read at column {@code at} onward ({@link DirectReads}). */
+    static BlockRow read(ResultSet rs, int at) throws SQLException {
+        return new BlockRow(rs.getString(at), rs.getString(at + 1), rs.getLong(at + 2), rs.getString(at + 3),
+                rs.getString(at + 4), rs.getLong(at + 5), rs.getLong(at + 6), rs.getString(at + 7), rs.getLong(at + 8),
+                rs.getString(at + 9), rs.getInt(at + 10), rs.getLong(at + 11), rs.getLong(at + 12), rs.getLong(at + 13),
+                rs.getLong(at + 14), rs.getLong(at + 15), rs.getBoolean(at + 16));
+    }
 }

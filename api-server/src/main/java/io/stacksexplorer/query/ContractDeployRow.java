@@ -4,8 +4,11 @@ import io.micronaut.core.annotation.Nullable;
 import io.micronaut.data.annotation.Id;
 import io.micronaut.data.annotation.MappedEntity;
 
+import java.sql.ResultSet;
+import java.sql.SQLException;
+
 /** A row of {@code smart_contracts}: one mined deployment attempt. */
-@MappedEntity("smart_contracts")
+@MappedEntity(value = "smart_contracts", namingStrategy = ColumnNames.class)
 public record ContractDeployRow(
         @Id String contractId,
         String txId,
@@ -14,4 +17,10 @@ public record ContractDeployRow(
         @Nullable String abi) {
 
     static final String COLUMNS = "contract_id, tx_id, block_height, tx_status, abi";
+
+    /** The row from {@link #COLUMNS} read at column {@code at} onward ({@link DirectReads}). */
+    static ContractDeployRow read(ResultSet rs, int at) throws SQLException {
+        return new ContractDeployRow(rs.getString(at), rs.getString(at + 1), rs.getLong(at + 2), rs.getString(at + 3),
+                rs.getString(at + 4));
+    }
 }

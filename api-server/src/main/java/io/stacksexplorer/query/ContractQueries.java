@@ -18,16 +18,18 @@ public class ContractQueries {
     }
 
     private final ContractRepository contracts;
+    private final DirectReads reads;
     private final MempoolRepository mempool;
 
-    ContractQueries(ContractRepository contracts, MempoolRepository mempool) {
+    ContractQueries(ContractRepository contracts, DirectReads reads, MempoolRepository mempool) {
         this.contracts = contracts;
+        this.reads = reads;
         this.mempool = mempool;
     }
 
     /** The latest canonical deployment attempt, else the pending one in the mempool. */
     public Optional<ContractStatusRow> status(String contractId) {
-        Optional<ContractStatusRow> mined = contracts.findLatestDeploy(contractId)
+        Optional<ContractStatusRow> mined = reads.latestDeploy(contractId)
                 .map(row -> new ContractStatusRow(contractId, row.txStatus(), row.txId(), row.blockHeight()));
         if (mined.isPresent()) {
             return mined;
@@ -79,7 +81,7 @@ public class ContractQueries {
         if (top <= 0) {
             return new Page<>(List.of(), total, offset, null);
         }
-        List<EventRow> rows = contracts.findLogRange(contractId, top, Math.max(top - limit, 0));
+        List<EventRow> rows = reads.logRange(contractId, top, Math.max(top - limit, 0));
         PagePosition next = null;
         long lastPosition = top - rows.size() + 1;
         if (!rows.isEmpty() && lastPosition > 1) {

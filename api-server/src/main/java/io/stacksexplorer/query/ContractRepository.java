@@ -13,12 +13,6 @@ import java.util.Optional;
 @JdbcRepository(dialect = Dialect.POSTGRES)
 interface ContractRepository extends GenericRepository<ContractDeployRow, String> {
 
-    /** The latest canonical deployment attempt. */
-    @Query("SELECT " + ContractDeployRow.COLUMNS + " FROM smart_contracts WHERE contract_id = :contractId"
-            + " AND canonical = TRUE AND microblock_canonical = TRUE"
-            + " ORDER BY block_height DESC, microblock_sequence DESC, tx_index DESC LIMIT 1")
-    Optional<ContractDeployRow> findLatestDeploy(String contractId);
-
     /**
      * Every canonical successful deployment of the given contracts; their ABIs name contract-call
      * arguments (the caller keeps the latest per contract).
@@ -26,14 +20,6 @@ interface ContractRepository extends GenericRepository<ContractDeployRow, String
     @Query("SELECT " + ContractDeployRow.COLUMNS + " FROM smart_contracts WHERE contract_id IN (:contractIds)"
             + " AND canonical = TRUE AND tx_status = 'success'")
     List<ContractDeployRow> findAllDeployed(Collection<String> contractIds);
-
-    /**
-     * Log events at positions (below, top], newest first: a range on tx_events_log_position_idx whose
-     * cost does not depend on how deep the page is (migration V10).
-     */
-    @Query("SELECT " + EventRow.COLUMNS + " FROM tx_events WHERE contract_id = :contractId"
-            + " AND log_position <= :top AND log_position > :below ORDER BY log_position DESC")
-    List<EventRow> findLogRange(String contractId, long top, long below);
 
     /**
      * The position of the newest anchored log event. Unanchored events, when there are any, are the

@@ -4,7 +4,7 @@ import io.micronaut.data.annotation.Id;
 import io.micronaut.data.annotation.MappedEntity;
 
 /** A row of {@code mempool_txs}. */
-@MappedEntity("mempool_txs")
+@MappedEntity(value = "mempool_txs", namingStrategy = ColumnNames.class)
 public record MempoolTxRow(
         @Id String txId,
         String rawTx,

@@ -6,13 +6,13 @@ import jakarta.inject.Singleton;
 @Singleton
 public class StatusQueries {
 
-    private final ChainStateRepository state;
+    private final DirectReads reads;
 
-    StatusQueries(ChainStateRepository state) {
-        this.state = state;
+    StatusQueries(DirectReads reads) {
+        this.reads = reads;
     }
 
     public ChainStateRow chainState() {
-        return state.find();
+        return reads.chainState();
     }
 }

@@ -13,10 +13,12 @@ import java.util.Map;
 public class TransactionQueries {
 
     private final TransactionRepository txs;
+    private final DirectReads reads;
     private final MempoolRepository mempool;
 
-    TransactionQueries(TransactionRepository txs, MempoolRepository mempool) {
+    TransactionQueries(TransactionRepository txs, DirectReads reads, MempoolRepository mempool) {
         this.txs = txs;
+        this.reads = reads;
         this.mempool = mempool;
     }
 
@@ -29,12 +31,12 @@ public class TransactionQueries {
                                                  int eventOffset) {
         Map<String, TransactionLookup> found = new LinkedHashMap<>();
         Map<String, TxRow> mined = new LinkedHashMap<>();
-        for (TxRow row : txs.findCanonical(txIds, unanchored)) {
+        for (TxRow row : reads.canonicalTxs(txIds, unanchored)) {
             mined.putIfAbsent(row.txId(), row);
         }
         if (!mined.isEmpty()) {
             Map<String, List<EventRow>> events = new HashMap<>();
-            for (BlockEventRow event : txs.findEventPages(List.copyOf(mined.keySet()), eventOffset,
+            for (BlockEventRow event : reads.eventPages(mined.keySet(), eventOffset,
                     (long) eventOffset + eventLimit)) {
                 TxRow tx = mined.get(event.txId());
                 if (tx != null && tx.indexBlockHash().equals(event.indexBlockHash())) {

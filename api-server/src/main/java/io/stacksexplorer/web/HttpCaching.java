@@ -11,13 +11,10 @@ import io.micronaut.http.annotation.ServerFilter;
 import io.micronaut.json.JsonMapper;
 
 import java.io.IOException;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
 
 /**
- * Conditional GETs for every successful answer: a strong {@code ETag} computed from the body,
- * {@code Cache-Control: public, no-cache, must-revalidate}, and {@code 304} without a body when
+ * Conditional GETs for every successful answer: a strong {@code ETag}, a 128-bit hash of the body
+ * ({@link BodyHash}), {@code Cache-Control: public, no-cache, must-revalidate}, and {@code 304} without a body when
  * {@code If-None-Match} names the current tag. Hashing the body (instead of tagging with the chain
  * tip, as the peer does) keeps a tag valid across blocks that do not change the answer. The body
  * is serialized here once and sent as those bytes, so it is not serialized twice.
@@ -40,7 +37,7 @@ class HttpCaching {
             return response;
         }
         byte[] body = json.writeValueAsBytes(response.getBody().get());
-        String etag = "\"" + sha256(body) + "\"";
+        String etag = "\"" + BodyHash.hex(body) + "\"";
         if (matches(request.getHeaders().get("If-None-Match"), etag)) {
             return HttpResponse.notModified()
                     .header("ETag", etag)
@@ -66,11 +63,4 @@ class HttpCaching {
         return false;
     }
 
-    private static String sha256(byte[] bytes) {
-        try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is part of every JDK", e);
-        }
-    }
 }

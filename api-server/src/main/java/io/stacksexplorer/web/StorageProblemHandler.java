@@ -9,6 +9,7 @@ import io.micronaut.http.annotation.Produces;
 import io.micronaut.http.server.exceptions.ExceptionHandler;
 import io.micronaut.http.server.exceptions.response.ErrorResponseProcessor;
 import io.micronaut.transaction.exceptions.TransactionException;
+import io.stacksexplorer.ops.DatabaseCircuit;
 import io.stacksexplorer.ops.Unavailable;
 import jakarta.inject.Singleton;
 import org.slf4j.Logger;
@@ -18,16 +19,19 @@ import org.slf4j.LoggerFactory;
  * The database failed or is unreachable: 503, so clients and load balancers retry elsewhere or
  * later. Which exception surfaces depends on where the failure is noticed (a query, taking a
  * connection, opening or closing a transaction), so each kind has a handler; all answer alike,
- * with a detail naming the cause and a {@code Retry-After} ({@link Unavailable}).
+ * with a detail naming the cause and a {@code Retry-After} ({@link Unavailable}). An unreachable
+ * database opens the {@link DatabaseCircuit}: later requests get the 503 without waiting for the pool.
  */
 abstract class StorageProblemHandler<E extends RuntimeException> implements ExceptionHandler<E, HttpResponse<?>> {
 
     private static final Logger LOG = LoggerFactory.getLogger(StorageProblemHandler.class);
 
     private final ErrorResponseProcessor<?> processor;
+    private final DatabaseCircuit circuit;
 
-    StorageProblemHandler(ErrorResponseProcessor<?> processor) {
+    StorageProblemHandler(ErrorResponseProcessor<?> processor, DatabaseCircuit circuit) {
         this.processor = processor;
+        this.circuit = circuit;
     }
 
     @Override
@@ -36,6 +40,7 @@ abstract class StorageProblemHandler<E extends RuntimeException> implements Exce
         if (detail.equals(Unavailable.UNREACHABLE)) {
             // Expected during an outage and answered within the pool's timeout: no stack trace per request.
             LOG.warn("database unreachable answering {}: {}", request.getPath(), exception.getMessage());
+            circuit.unreachable();
         } else {
             LOG.error("storage failure answering {}", request.getPath(), exception);
         }
@@ -45,16 +50,16 @@ abstract class StorageProblemHandler<E extends RuntimeException> implements Exce
     @Singleton
     @Produces
     static class DataAccess extends StorageProblemHandler<DataAccessException> {
-        DataAccess(ErrorResponseProcessor<?> processor) {
-            super(processor);
+        DataAccess(ErrorResponseProcessor<?> processor, DatabaseCircuit circuit) {
+            super(processor, circuit);
         }
     }
 
     @Singleton
     @Produces
     static class Connection extends StorageProblemHandler<ConnectionException> {
-        Connection(ErrorResponseProcessor<?> processor) {
-            super(processor);
+        Connection(ErrorResponseProcessor<?> processor, DatabaseCircuit circuit) {
+            super(processor, circuit);
         }
     }
 
@@ -62,16 +67,16 @@ abstract class StorageProblemHandler<E extends RuntimeException> implements Exce
     @Singleton
     @Produces
     static class NoConnection extends StorageProblemHandler<CannotGetJdbcConnectionException> {
-        NoConnection(ErrorResponseProcessor<?> processor) {
-            super(processor);
+        NoConnection(ErrorResponseProcessor<?> processor, DatabaseCircuit circuit) {
+            super(processor, circuit);
         }
     }
 
     @Singleton
     @Produces
     static class Transaction extends StorageProblemHandler<TransactionException> {
-        Transaction(ErrorResponseProcessor<?> processor) {
-            super(processor);
+        Transaction(ErrorResponseProcessor<?> processor, DatabaseCircuit circuit) {
+            super(processor, circuit);
         }
     }
 }
