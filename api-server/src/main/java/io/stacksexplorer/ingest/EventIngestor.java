@@ -151,7 +151,7 @@ public class EventIngestor {
                 while (end < deliveries.size() && deliveries.get(end).content() instanceof List<?>) {
                     end++;
                 }
-                if (end - i > 1) {
+                if (end > i) {
                     // Consecutive mempool deliveries: one existence check and one batch for all.
                     List<Delivery> run = deliveries.subList(i, end);
                     addMempool(run);
@@ -179,13 +179,13 @@ public class EventIngestor {
             txs.add((List<NewMempoolTransaction>) delivery.content());
             raws.add(delivery.raw());
         }
-        int[] added = writer.addMempoolTransactions(txs, raws);
+        int added = writer.addMempoolTransactions(txs, raws);
         for (int i = 0; i < run.size(); i++) {
-            count(raws.get(i), 0, 0, 0, added[i], 0);
+            // Stats are totals: the run's additions are counted once, with its last delivery.
+            count(raws.get(i), 0, 0, 0, i == run.size() - 1 ? added : 0, 0);
         }
     }
 
-    @SuppressWarnings("unchecked")
     private void apply(Delivery delivery) {
         RawPayload raw = delivery.raw();
         Object content = delivery.content();
@@ -202,8 +202,8 @@ public class EventIngestor {
         } else if (content instanceof NodePayloads.Drop drop) {
             writer.dropMempoolTransactions(drop.txIds(), drop.status(), raw);
             count(raw, 0, 0, 0, 0, 0);
-        } else if (content instanceof List<?> mempool) {
-            count(raw, 0, 0, 0, writer.addMempoolTransactions((List<NewMempoolTransaction>) mempool, raw), 0);
+        } else if (content instanceof List<?>) {
+            addMempool(List.of(delivery));
         } else {
             throw new IllegalStateException("unexpected content " + content.getClass());
         }

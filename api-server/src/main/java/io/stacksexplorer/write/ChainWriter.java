@@ -88,19 +88,15 @@ public class ChainWriter {
         });
     }
 
-    /** Adds mempool transactions the node reported, with the raw payload, in one database transaction. */
-    public int addMempoolTransactions(List<NewMempoolTransaction> txs, RawPayload raw) {
-        return inTransaction(sql -> storeRaw(sql, raw) ? mempool.add(sql, txs) : 0);
-    }
-
     /**
-     * Adds the mempool transactions of several consecutive {@code /new_mempool_tx} deliveries (nothing
-     * else arrived between them) with their raw payloads, in one database transaction: the same rows
-     * as one call per delivery, with one existence check for all of them.
+     * Adds the mempool transactions of one or more consecutive {@code /new_mempool_tx} deliveries
+     * (nothing else arrived between them) with their raw payloads, in one database transaction: the
+     * same rows as one call per delivery, with one existence check for all of them. Deliveries stored
+     * before are ignored.
      *
-     * @return per delivery, the number of transactions added, in the order given
+     * @return the number of transactions added
      */
-    public int[] addMempoolTransactions(List<List<NewMempoolTransaction>> deliveries, List<RawPayload> raws) {
+    public int addMempoolTransactions(List<List<NewMempoolTransaction>> deliveries, List<RawPayload> raws) {
         return inTransaction(sql -> {
             List<NewMempoolTransaction> all = new ArrayList<>();
             for (int i = 0; i < deliveries.size(); i++) {
@@ -108,10 +104,7 @@ public class ChainWriter {
                     all.addAll(deliveries.get(i));
                 }
             }
-            int added = all.isEmpty() ? 0 : mempool.add(sql, all);
-            int[] perDelivery = new int[deliveries.size()];
-            perDelivery[deliveries.size() - 1] = added;
-            return perDelivery;
+            return all.isEmpty() ? 0 : mempool.add(sql, all);
         });
     }
 

@@ -6,7 +6,6 @@ import io.stacksexplorer.codec.Sha512_256;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Collections;
 import java.util.HashSet;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -117,24 +116,10 @@ final class MempoolWrites {
         Counters.addMempoolCounts(sql, deltas);
     }
 
-    /** Of {@code txIds}, those pending in the mempool: one query per {@value #CHUNK} ids, not one per id. */
+    /** Of {@code txIds}, those pending in the mempool: one query per {@value Statements#CHUNK} ids, not one per id. */
     static Set<String> pendingAmong(Statements sql, Collection<String> txIds) throws SQLException {
-        Set<String> pending = new HashSet<>();
-        List<String> ids = new ArrayList<>(txIds);
-        for (int from = 0; from < ids.size(); from += CHUNK) {
-            Object[] params = new Object[CHUNK];
-            for (int i = 0; i < CHUNK && from + i < ids.size(); i++) {
-                params[i] = ids.get(from + i);
-            }
-            pending.addAll(sql.query(PENDING_AMONG, rs -> rs.getString(1), params));
-        }
-        return pending;
+        return new HashSet<>(sql.queryIn(WriteSql.PENDING_AMONG_PREFIX, txIds, rs -> rs.getString(1)));
     }
-
-    private static final int CHUNK = 64;
-    /** One fixed text (unused places bound to NULL), so the prepared statement is reused. */
-    private static final String PENDING_AMONG = WriteSql.PENDING_AMONG_PREFIX
-            + String.join(", ", Collections.nCopies(CHUNK, "?")) + ")";
 
     /**
      * Takes a pending transaction out of the mempool: mined ({@code droppedStatus} null, status kept)

@@ -3,7 +3,6 @@ package io.stacksexplorer.write;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Collections;
 import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.List;
@@ -100,33 +99,19 @@ final class Positions {
                 }
             }
         }
-        String query = kind == Kind.HISTORY ? PRINCIPAL_COUNTS : CONTRACT_LOG_COUNTS;
-        for (int from = 0; from < missing.size(); from += CHUNK) {
-            Object[] params = new Object[CHUNK];
-            for (int i = 0; i < CHUNK && from + i < missing.size(); i++) {
-                params[i] = missing.get(from + i);
-            }
-            for (Object[] row : sql.query(query, rs -> new Object[]{rs.getString(1), rs.getLong(2)}, params)) {
-                top.put((String) row[0], (Long) row[1]);
-                loaded.get(kind).put((String) row[0], (Long) row[1]);
-            }
-            for (int i = 0; i < CHUNK && from + i < missing.size(); i++) {
-                String key = missing.get(from + i);
-                if (!top.containsKey(key)) {
-                    // No counter row yet: the list is empty.
-                    top.put(key, 0L);
-                    loaded.get(kind).put(key, 0L);
-                }
+        String prefix = kind == Kind.HISTORY ? WriteSql.PRINCIPAL_COUNTS_PREFIX : WriteSql.CONTRACT_LOG_COUNTS_PREFIX;
+        for (Object[] row : sql.queryIn(prefix, missing, rs -> new Object[]{rs.getString(1), rs.getLong(2)})) {
+            top.put((String) row[0], (Long) row[1]);
+            loaded.get(kind).put((String) row[0], (Long) row[1]);
+        }
+        for (String key : missing) {
+            if (!top.containsKey(key)) {
+                // No counter row yet: the list is empty.
+                top.put(key, 0L);
+                loaded.get(kind).put(key, 0L);
             }
         }
     }
-
-    private static final int CHUNK = 64;
-    /** Fixed texts (unused places bound to NULL), so that the prepared statements are reused. */
-    private static final String PRINCIPAL_COUNTS = WriteSql.PRINCIPAL_COUNTS_PREFIX
-            + String.join(", ", Collections.nCopies(CHUNK, "?")) + ")";
-    private static final String CONTRACT_LOG_COUNTS = WriteSql.CONTRACT_LOG_COUNTS_PREFIX
-            + String.join(", ", Collections.nCopies(CHUNK, "?")) + ")";
 
     /** Marks everything one block (or microblock stream) holds for renumbering. Call before it changes. */
     void dirty(String indexBlockHash) throws SQLException {
