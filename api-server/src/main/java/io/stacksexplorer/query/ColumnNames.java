@@ -18,11 +18,6 @@ public final class ColumnNames implements NamingStrategy {
 
     @Override
     public String mappedName(String name) {
-        String mapped = NAMES.get(name);
-        if (mapped == null) {
-            mapped = SNAKE_CASE.mappedName(name);
-            NAMES.put(name, mapped);
-        }
-        return mapped;
+        return NAMES.computeIfAbsent(name, SNAKE_CASE::mappedName);
     }
 }

@@ -15,7 +15,4 @@ interface TransactionRepository extends GenericRepository<TxRow, String> {
     /** Mined rows of the given ids on any fork, newest first (for a status a reorg left behind). */
     @Query("SELECT " + TxRow.COLUMNS + " FROM txs WHERE tx_id IN (:txIds) ORDER BY block_height DESC")
     List<TxRow> findAnyFork(Collection<String> txIds);
-
-    @Query("SELECT " + TxRow.COLUMNS + " FROM txs WHERE tx_id = :txId AND index_block_hash = :indexBlockHash")
-    List<TxRow> findInBlock(String txId, String indexBlockHash);
 }
