@@ -38,13 +38,14 @@ import java.util.regex.Pattern;
  * its own in-memory H2 database, into which it writes the deterministic demo chain through its own write
  * path at start-up (300 blocks, ~10,000 transactions). Per route, {@code wrk -t2 -c16 -d8s} (Debian's
  * {@code wrk}; without it, a Java generator with 16 connections) runs against old, new, old, new (after a
- * 3-second pass over every route and a 5-second warm-up of the route itself), and
- * the best of the two runs of each counts. Answers of both builds are compared first; they may differ only
+ * 3-second pass over every route and a 5-second warm-up of the route itself); each build's best req/s,
+ * the median of its runs' p99 and its lowest CPU per request count. Answers of both builds are compared first; they may differ only
  * by the deliberate changes made since the baseline ({@link AnswerDifferences}), and the run fails otherwise.
  *
  * <p>Properties: {@code bench.baseline} (commit, default 055817d), {@code bench.seconds} (default 8),
  * {@code bench.connections} (16), {@code bench.threads} (2), {@code bench.jvmArgs} (default
- * {@code -Xms1g -Xmx1g}), {@code bench.routes} (comma-separated route names to run, default all).
+ * {@code -Xms1g -Xmx1g}), {@code bench.routes} (route names to run, separated by {@code ;} since names contain commas; default all), {@code bench.rounds}
+ * (alternating runs per route and build, default 2).
  */
 @EnabledIfSystemProperty(named = "benchmarks", matches = "true")
 class ThroughputBenchmark {
@@ -57,6 +58,8 @@ class ThroughputBenchmark {
     /** Seconds of load per route and build in the pass over all routes before any route is measured. */
     private static final int FIRST_PASS = Integer.getInteger("bench.firstPass", 3);
     private static final int CONNECTIONS = Integer.getInteger("bench.connections", 16);
+    /** Alternating runs per route and build (old, new, old, new, ...). */
+    private static final int ROUNDS = Integer.getInteger("bench.rounds", 2);
     private static final int THREADS = Integer.getInteger("bench.threads", 2);
     private static final String JVM_ARGS = System.getProperty("bench.jvmArgs", "-Xms1g -Xmx1g");
 
@@ -85,7 +88,7 @@ class ThroughputBenchmark {
             Map<String, String> routes = routes(old.base);
             String only = System.getProperty("bench.routes", "");
             if (!only.isBlank()) {
-                Set<String> keep = new LinkedHashSet<>(List.of(only.split(",")));
+                Set<String> keep = new LinkedHashSet<>(List.of(only.split(";")));
                 routes.keySet().retainAll(keep);
             }
             HttpClient http = HttpClient.newHttpClient();
@@ -114,12 +117,14 @@ class ThroughputBenchmark {
                 // Warm both JITs on this route, then alternate so that a busy moment hits both alike.
                 load(wrk, old, route.getValue(), WARM_UP);
                 load(wrk, current, route.getValue(), WARM_UP);
-                Result o1 = load(wrk, old, route.getValue(), SECONDS);
-                Result n1 = load(wrk, current, route.getValue(), SECONDS);
-                Result o2 = load(wrk, old, route.getValue(), SECONDS);
-                Result n2 = load(wrk, current, route.getValue(), SECONDS);
-                results.put(route.getKey(), new Result[] {best(o1, o2), best(n1, n2)});
-                System.out.printf("%s: old %s %s, new %s %s%n", route.getKey(), o1, o2, n1, n2);
+                List<Result> oldRuns = new ArrayList<>();
+                List<Result> newRuns = new ArrayList<>();
+                for (int round = 0; round < ROUNDS; round++) {
+                    oldRuns.add(load(wrk, old, route.getValue(), SECONDS));
+                    newRuns.add(load(wrk, current, route.getValue(), SECONDS));
+                }
+                results.put(route.getKey(), new Result[] {summary(oldRuns), summary(newRuns)});
+                System.out.printf("%s: old %s, new %s%n", route.getKey(), oldRuns, newRuns);
             }
             System.out.println(table(results, wrk, mismatches));
         }
@@ -283,10 +288,19 @@ class ThroughputBenchmark {
     // ---------------------------------------------------------------------------------------------
     // Load
 
-    /** The run with more requests per second (and its p99); the lower CPU per request of the two. */
-    private static Result best(Result a, Result b) {
-        Result faster = a.rps() >= b.rps() ? a : b;
-        return new Result(faster.rps(), faster.p99(), Math.min(a.cpuMicros(), b.cpuMicros()));
+    /**
+     * A build's figures on one route over its rounds: the best requests per second, the median of the
+     * rounds' p99 (a single run's p99 at saturation moves by a few milliseconds with one GC pause or one
+     * descheduling of the server on this 2-core machine, so one number per run is not a measurement), and
+     * the lowest CPU per request. With two rounds, the median is the mean of the two.
+     */
+    static Result summary(List<Result> runs) {
+        double rps = runs.stream().mapToDouble(Result::rps).max().orElseThrow();
+        double cpu = runs.stream().mapToDouble(Result::cpuMicros).min().orElseThrow();
+        double[] p99 = runs.stream().mapToDouble(Result::p99).sorted().toArray();
+        int middle = p99.length / 2;
+        double median = p99.length % 2 == 1 ? p99[middle] : (p99[middle - 1] + p99[middle]) / 2;
+        return new Result(rps, median, cpu);
     }
 
     private static boolean wrkAvailable() {
@@ -382,7 +396,8 @@ class ThroughputBenchmark {
 
     private static String table(Map<String, Result[]> results, boolean wrk, List<String> mismatches) {
         StringBuilder out = new StringBuilder("\nThroughput, " + (wrk ? "wrk -t" + THREADS : "Java load generator,")
-                + " -c" + CONNECTIONS + ", " + SECONDS + " s, best of two; old = main at " + BASELINE
+                + " -c" + CONNECTIONS + ", " + SECONDS + " s, " + ROUNDS
+                + " rounds (best req/s, median p99); old = main at " + BASELINE
                 + ", new = this build; demo chain on in-memory H2, JVM " + JVM_ARGS + "\n\n");
         out.append("| route | req/s old | req/s new | ratio | p99 old (ms) | p99 new (ms) | CPU µs/req old | CPU µs/req new |\n");
         out.append("|---|---:|---:|---:|---:|---:|---:|---:|\n");
