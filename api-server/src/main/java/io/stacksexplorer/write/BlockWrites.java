@@ -40,12 +40,13 @@ final class BlockWrites {
         Microblocks.settleUnanchored(sql, block, positions);
         positions.renumber();
         List<ChainRows.Derived> derived = insert(sql, block, true, positions);
+        // Mined on the canonical chain now: what the fork switch rejoined, and this block's own
+        // transactions (with their decoded facts).
         Map<String, TxFacts> mined = new LinkedHashMap<>();
         for (String txId : fork.rejoined()) {
             mined.put(txId, null);
         }
         for (ChainRows.Derived tx : derived) {
-            fork.rejoined().add(tx.tx().txId());
             mined.put(tx.tx().txId(), tx.facts());
         }
 
@@ -54,7 +55,7 @@ final class BlockWrites {
         mempoolChanged |= MempoolWrites.removeMined(sql, mined);
         for (Map.Entry<String, String> left : fork.leftChain().entrySet()) {
             String txId = left.getKey();
-            if (!fork.rejoined().contains(txId) && !sql.exists(WriteSql.CANONICAL_TX_EXISTS, txId)) {
+            if (!mined.containsKey(txId) && !sql.exists(WriteSql.CANONICAL_TX_EXISTS, txId)) {
                 mempoolChanged |= mempool.returnFromOrphan(sql, txId, left.getValue());
             }
         }
