@@ -28,6 +28,9 @@ public final class StorageSettings {
     private StorageSettings() {
     }
 
+    /** Migrations of the embedded database: the common ones, and the few H2 spells differently. */
+    public static final String H2_MIGRATIONS = "classpath:db/migration/common,classpath:db/migration/h2";
+
     public static boolean usesPostgres(Map<String, String> env) {
         return notBlank(env.get("PG_HOST"));
     }
@@ -65,7 +68,7 @@ public final class StorageSettings {
             props.put("datasources.default.driver-class-name", "org.h2.Driver");
             props.put("datasources.default.username", "sa");
             props.put("datasources.default.password", "");
-            props.put("flyway.datasources.default.locations", "classpath:db/migration/common");
+            props.put("flyway.datasources.default.locations", H2_MIGRATIONS);
         }
         return props;
     }

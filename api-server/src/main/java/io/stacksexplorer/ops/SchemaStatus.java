@@ -2,6 +2,7 @@ package io.stacksexplorer.ops;
 
 import io.micronaut.context.annotation.Value;
 import io.micronaut.data.connection.jdbc.advice.DelegatingDataSource;
+import io.stacksexplorer.config.StorageSettings;
 import jakarta.inject.Singleton;
 import org.flywaydb.core.Flyway;
 import org.flywaydb.core.api.MigrationInfo;
@@ -38,7 +39,7 @@ public class SchemaStatus {
     private volatile long checkedAt = System.nanoTime() - RECHECK_NANOS;
 
     SchemaStatus(DataSource dataSource, DatabaseCircuit circuit,
-                 @Value("${flyway.datasources.default.locations:classpath:db/migration/common}") String[] locations,
+                 @Value("${flyway.datasources.default.locations:" + StorageSettings.H2_MIGRATIONS + "}") String[] locations,
                  @Value("${flyway.datasources.default.schemas:}") String schemas) {
         var config = Flyway.configure()
                 .dataSource(DelegatingDataSource.unwrapDataSource(dataSource))

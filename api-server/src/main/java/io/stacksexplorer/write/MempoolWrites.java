@@ -9,7 +9,6 @@ import java.util.Collection;
 import java.util.HashSet;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -23,11 +22,19 @@ final class MempoolWrites {
         this.decoder = decoder;
     }
 
-    /** Adds the transactions not known yet; existence checks in bulk, rows batched. */
+    /**
+     * Adds the transactions not known yet; existence checks in bulk. A pending one is held back
+     * until the database transaction ends ({@link UnwrittenMempool}): if it is mined or dropped
+     * before, it is written once, already pruned.
+     */
     int add(Statements sql, List<NewMempoolTransaction> txs) throws SQLException {
+        UnwrittenMempool unwritten = sql.unwrittenMempool();
         Map<String, NewMempoolTransaction> byId = new LinkedHashMap<>();
         for (NewMempoolTransaction tx : txs) {
-            byId.putIfAbsent(tx.txId() != null ? tx.txId() : Sha512_256.txId(Hex.decode(tx.rawTx())), tx);
+            String txId = tx.txId() != null ? tx.txId() : Sha512_256.txId(Hex.decode(tx.rawTx()));
+            if (!unwritten.contains(txId)) {
+                byId.putIfAbsent(txId, tx);
+            }
         }
         Set<String> known = new HashSet<>(sql.queryIn(WriteSql.MEMPOOL_KNOWN_PREFIX, byId.keySet(),
                 rs -> rs.getString(1)));
@@ -39,15 +46,12 @@ final class MempoolWrites {
             String txId = e.getKey();
             NewMempoolTransaction tx = e.getValue();
             TxFacts facts = tx.facts() != null ? tx.facts() : decoder.decode(tx.rawTx());
-            boolean pruned = mined.contains(txId);
-            sql.addBatch(WriteSql.INSERT_MEMPOOL_TX_STATE, txId, tx.rawTx(), tx.receiptTime(), pruned,
-                    facts.txType(), facts.nonce(), facts.fee(), facts.senderAddress(), facts.sponsorAddress(),
-                    facts.contractId());
-            if (!pruned) {
-                for (String principal : new LinkedHashSet<>(facts.directPrincipals())) {
-                    sql.addBatch(WriteSql.INSERT_MEMPOOL_PRINCIPAL, principal, txId, tx.receiptTime());
-                    sql.addMempoolDelta(principal, 1);
-                }
+            if (mined.contains(txId)) {
+                sql.addBatch(WriteSql.INSERT_MEMPOOL_TX_STATE, txId, tx.rawTx(), tx.receiptTime(), "pending", true,
+                        facts.txType(), facts.nonce(), facts.fee(), facts.senderAddress(), facts.sponsorAddress(),
+                        facts.contractId());
+            } else {
+                unwritten.add(txId, tx, facts);
             }
         }
         if (!byId.isEmpty()) {
@@ -65,9 +69,19 @@ final class MempoolWrites {
      *              {@link #add} wrote them, so they are read back only when the facts are unknown
      */
     static boolean removeMined(Statements sql, Map<String, TxFacts> mined) throws SQLException {
-        Set<String> pending = pendingAmong(sql, mined.keySet());
+        UnwrittenMempool unwritten = sql.unwrittenMempool();
+        boolean removed = false;
+        List<String> written = new ArrayList<>(mined.size());
+        for (String txId : mined.keySet()) {
+            if (unwritten.contains(txId)) {
+                removed |= unwritten.prune(txId, "pending");
+            } else {
+                written.add(txId);
+            }
+        }
+        Set<String> pending = pendingAmong(sql, written);
         if (pending.isEmpty()) {
-            return false;
+            return removed;
         }
         List<String> unknownFacts = new ArrayList<>();
         for (String txId : pending) {
@@ -126,6 +140,9 @@ final class MempoolWrites {
      * or dropped. Returns false when it was not pending.
      */
     static boolean remove(Statements sql, String txId, String droppedStatus) throws SQLException {
+        if (sql.unwrittenMempool().contains(txId)) {
+            return sql.unwrittenMempool().prune(txId, droppedStatus == null ? "pending" : droppedStatus);
+        }
         List<Boolean> pruned = sql.query(WriteSql.MEMPOOL_TX, rs -> rs.getBoolean(3), txId);
         if (pruned.isEmpty() || pruned.get(0)) {
             return false;
@@ -146,6 +163,9 @@ final class MempoolWrites {
      * the orphaned block's time.
      */
     boolean returnFromOrphan(Statements sql, String txId, String orphanedBlock) throws SQLException {
+        if (sql.unwrittenMempool().contains(txId)) {
+            return sql.unwrittenMempool().restore(txId);
+        }
         List<Object[]> rows = sql.query(WriteSql.MEMPOOL_TX,
                 rs -> new Object[]{rs.getString(1), rs.getLong(2), rs.getBoolean(3)}, txId);
         if (rows.isEmpty()) {

@@ -1,5 +1,9 @@
 package io.stacksexplorer.write;
 
+import org.postgresql.PGConnection;
+
+import java.io.StringReader;
+import java.io.IOException;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.sql.Connection;
@@ -31,9 +35,18 @@ final class Statements implements AutoCloseable {
     private final Connection connection;
     private final Map<String, PreparedStatement> prepared = new HashMap<>();
     private final Map<String, Integer> pendingBatches = new HashMap<>();
+    /**
+     * PostgreSQL: the rows of each plain INSERT, queued as COPY text instead of bound parameters
+     * ({@link CopyRows}); {@link #NOT_COPIED} for statements that stay INSERTs. Null on H2.
+     */
+    private final Map<String, CopyRows> copies;
+    private static final CopyRows NOT_COPIED = CopyRows.forInsert("INSERT INTO none (x) VALUES (?)");
+    /** Rows queued by {@link #addBatch} in this transaction (for {@link StatisticsSchedule}). */
+    private long rowsWritten;
 
     private Positions positions;
     private final Map<String, Long> mempoolDeltas = new HashMap<>();
+    private final UnwrittenMempool unwrittenMempool = new UnwrittenMempool();
     private boolean mempoolChanged;
     /** Payload hashes announced by {@link #expectPayloads}: those stored before, and those this transaction added. */
     private final Set<String> expectedPayloads = new HashSet<>();
@@ -41,13 +54,19 @@ final class Statements implements AutoCloseable {
 
     private final CommittedCounters committedCounters;
 
-    Statements(Connection connection, CommittedCounters committedCounters) {
+    Statements(Connection connection, CommittedCounters committedCounters) throws SQLException {
         this.connection = connection;
         this.committedCounters = committedCounters;
+        this.postgres = "PostgreSQL".equals(connection.getMetaData().getDatabaseProductName());
+        // -Dstacks.write.copy=false: batched rows go as multi-row INSERTs on PostgreSQL too (for comparison).
+        boolean copy = Boolean.parseBoolean(System.getProperty("stacks.write.copy", "true"));
+        this.copies = postgres && copy ? new HashMap<>() : null;
     }
 
-    boolean isPostgres() throws SQLException {
-        return "PostgreSQL".equals(connection.getMetaData().getDatabaseProductName());
+    private final boolean postgres;
+
+    boolean isPostgres() {
+        return postgres;
     }
 
     /** Runs once the transaction committed: the counters it wrote become the cached committed ones. */
@@ -63,6 +82,11 @@ final class Statements implements AutoCloseable {
             positions = new Positions(this, committedCounters);
         }
         return positions;
+    }
+
+    /** Mempool transactions added in this transaction and not written yet (written by {@link #finish}). */
+    UnwrittenMempool unwrittenMempool() {
+        return unwrittenMempool;
     }
 
     /** Pending-count deltas per principal, applied once by {@link #finish}. */
@@ -132,6 +156,7 @@ final class Statements implements AutoCloseable {
 
     /** Writes what is still queued: batched rows and the counters. Call before the commit. */
     void finish() throws SQLException {
+        unwrittenMempool.flush(this);
         if (positions != null) {
             positions.storeCounters();
         }
@@ -174,10 +199,23 @@ final class Statements implements AutoCloseable {
     }
 
     void addBatch(String sql, Object... params) throws SQLException {
+        CopyRows copy = copyOf(sql);
+        if (copy != null) {
+            copy.add(params);
+            pendingBatches.merge(sql, 1, Integer::sum);
+            rowsWritten++;
+            return;
+        }
         PreparedStatement ps = prepare(sql);
         bind(ps, params);
         ps.addBatch();
         pendingBatches.merge(sql, 1, Integer::sum);
+        rowsWritten++;
+    }
+
+    /** Rows this transaction wrote in batches (inserts, and updates of single rows). */
+    long rowsWritten() {
+        return rowsWritten;
     }
 
     /** Runs the queued rows of one statement; returns the update count per row. */
@@ -185,7 +223,40 @@ final class Statements implements AutoCloseable {
         if (pendingBatches.remove(sql) == null) {
             return new int[0];
         }
+        CopyRows copy = copyOf(sql);
+        if (copy != null) {
+            return copy(copy);
+        }
         return prepare(sql).executeBatch();
+    }
+
+    /** The COPY rows of {@code sql}, or null when its rows are bound to the INSERT (H2, or not a plain INSERT). */
+    private CopyRows copyOf(String sql) {
+        if (copies == null) {
+            return null;
+        }
+        CopyRows copy = copies.get(sql);
+        if (copy == null) {
+            copy = CopyRows.forInsert(sql);
+            copies.put(sql, copy == null ? NOT_COPIED : copy);
+        }
+        return copy == NOT_COPIED ? null : copy;
+    }
+
+    /** Sends the queued rows in one COPY on this transaction's connection; one update count per row. */
+    private int[] copy(CopyRows copy) throws SQLException {
+        int rows = copy.rows();
+        try {
+            connection.unwrap(PGConnection.class).getCopyAPI()
+                    .copyIn(copy.copySql(), new StringReader(copy.text().toString()));
+        } catch (IOException e) {
+            throw new SQLException("COPY failed: " + e.getMessage(), e);
+        } finally {
+            copy.clear();
+        }
+        int[] counts = new int[rows];
+        java.util.Arrays.fill(counts, 1);
+        return counts;
     }
 
     void executeAllBatches() throws SQLException {

@@ -17,7 +17,8 @@ class StorageSettingsTest {
         assertFalse(StorageSettings.usesPostgres(Map.of()));
         String url = props.get("datasources.default.url").toString();
         assertTrue(url.startsWith("jdbc:h2:file:./data/stacks-explorer;MODE=PostgreSQL"), url);
-        assertEquals("classpath:db/migration/common", props.get("flyway.datasources.default.locations"));
+        assertEquals("classpath:db/migration/common,classpath:db/migration/h2",
+                props.get("flyway.datasources.default.locations"));
     }
 
     @Test

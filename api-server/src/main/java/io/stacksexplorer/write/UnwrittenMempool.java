@@ -1,0 +1,98 @@
+package io.stacksexplorer.write;
+
+import java.sql.SQLException;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Mempool transactions added during the open database transaction, held back until it ends
+ * ({@link #flush}). A replay writes a few hundred consecutive payloads per database transaction,
+ * and most transactions announced in them are mined a block or two later, within the same
+ * transaction: written at once, each cost an insert into {@code mempool_txs}, one insert per
+ * principal into {@code mempool_principals} (three indexes), a pending count up per principal,
+ * then an update to prune it, a delete of its principals and the counts down again; the indexes
+ * and the dead rows stay. Held back, a transaction mined (or dropped) before the end is written
+ * once, already pruned, and its principals and counts never at all: the rows the database ends
+ * with are the same.
+ *
+ * <p>Everything in the write path that reads the mempool tables within a transaction asks here
+ * first ({@link MempoolWrites}); nothing outside the transaction sees it before the commit anyway.
+ */
+final class UnwrittenMempool {
+
+    /** One added transaction and what became of it so far in this database transaction. */
+    static final class Entry {
+        final String txId;
+        final NewMempoolTransaction tx;
+        final TxFacts facts;
+        boolean pruned;
+        /** The status it leaves with: {@code pending} while pending and when mined, else the drop reason. */
+        String status = "pending";
+
+        Entry(String txId, NewMempoolTransaction tx, TxFacts facts) {
+            this.txId = txId;
+            this.tx = tx;
+            this.facts = facts;
+        }
+    }
+
+    private final Map<String, Entry> entries = new LinkedHashMap<>();
+
+    boolean contains(String txId) {
+        return entries.containsKey(txId);
+    }
+
+    Entry get(String txId) {
+        return entries.get(txId);
+    }
+
+    void add(String txId, NewMempoolTransaction tx, TxFacts facts) {
+        entries.put(txId, new Entry(txId, tx, facts));
+    }
+
+    /**
+     * Takes a held-back pending transaction out of the mempool (mined: {@code status} pending;
+     * dropped: the node's reason); false when it is not held back here or no longer pending.
+     */
+    boolean prune(String txId, String status) {
+        Entry entry = entries.get(txId);
+        if (entry == null || entry.pruned) {
+            return false;
+        }
+        entry.pruned = true;
+        entry.status = status;
+        return true;
+    }
+
+    /** A held-back transaction that was pruned in this database transaction is pending again (a reorg); false otherwise. */
+    boolean restore(String txId) {
+        Entry entry = entries.get(txId);
+        if (entry == null || !entry.pruned) {
+            return false;
+        }
+        entry.pruned = false;
+        entry.status = "pending";
+        return true;
+    }
+
+    /**
+     * Writes every held-back transaction as it stands now: one {@code mempool_txs} row each, and
+     * for those still pending their principals and pending counts. Call before the counters are
+     * written and before the commit.
+     */
+    void flush(Statements sql) throws SQLException {
+        for (Entry e : entries.values()) {
+            NewMempoolTransaction tx = e.tx;
+            sql.addBatch(WriteSql.INSERT_MEMPOOL_TX_STATE, e.txId, tx.rawTx(), tx.receiptTime(), e.status, e.pruned,
+                    e.facts.txType(), e.facts.nonce(), e.facts.fee(), e.facts.senderAddress(),
+                    e.facts.sponsorAddress(), e.facts.contractId());
+            if (!e.pruned) {
+                for (String principal : e.facts.directPrincipals()) {
+                    sql.addBatch(WriteSql.INSERT_MEMPOOL_PRINCIPAL, principal, e.txId, tx.receiptTime());
+                    sql.addMempoolDelta(principal, 1);
+                }
+            }
+        }
+        entries.clear();
+    }
+}
