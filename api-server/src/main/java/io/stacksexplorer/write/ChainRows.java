@@ -54,7 +54,7 @@ final class ChainRows {
     }
 
     Derived derive(NewTransaction tx) {
-        TxFacts facts = tx.facts() != null ? tx.facts() : decoder.decode(tx.rawTx());
+        TxFacts facts = decoder.factsOf(tx.rawTx(), tx.facts());
         return new Derived(tx, facts, PrincipalActivity.derive(facts, tx.events()));
     }
 

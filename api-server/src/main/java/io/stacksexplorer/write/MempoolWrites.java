@@ -45,7 +45,7 @@ final class MempoolWrites {
         for (Map.Entry<String, NewMempoolTransaction> e : byId.entrySet()) {
             String txId = e.getKey();
             NewMempoolTransaction tx = e.getValue();
-            TxFacts facts = tx.facts() != null ? tx.facts() : decoder.decode(tx.rawTx());
+            TxFacts facts = decoder.factsOf(tx.rawTx(), tx.facts());
             if (mined.contains(txId)) {
                 sql.addBatch(WriteSql.INSERT_MEMPOOL_TX_STATE, txId, tx.rawTx(), tx.receiptTime(), "pending", true,
                         facts.txType(), facts.nonce(), facts.fee(), facts.senderAddress(), facts.sponsorAddress(),
