@@ -101,17 +101,30 @@ final class CopyRows {
         }
     }
 
-    /** COPY text format: backslash, tab, newline and carriage return are escaped; nothing else is special. */
+    /**
+     * COPY text format: backslash, tab, newline and carriage return are escaped; nothing else is
+     * special. Most values (hex, JSON payloads) contain none of the four, and are appended whole:
+     * appending char by char was over half of the writer thread's samples in a replay.
+     */
     private void escape(String s) {
+        if (s.indexOf('\\') < 0 && s.indexOf('\t') < 0 && s.indexOf('\n') < 0 && s.indexOf('\r') < 0) {
+            text.append(s);
+            return;
+        }
+        int from = 0;
         for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            switch (c) {
-                case '\\' -> text.append("\\\\");
-                case '\t' -> text.append("\\t");
-                case '\n' -> text.append("\\n");
-                case '\r' -> text.append("\\r");
-                default -> text.append(c);
+            String escaped = switch (s.charAt(i)) {
+                case '\\' -> "\\\\";
+                case '\t' -> "\\t";
+                case '\n' -> "\\n";
+                case '\r' -> "\\r";
+                default -> null;
+            };
+            if (escaped != null) {
+                text.append(s, from, i).append(escaped);
+                from = i + 1;
             }
         }
+        text.append(s, from, s.length());
     }
 }

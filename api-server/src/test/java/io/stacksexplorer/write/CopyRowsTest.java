@@ -45,6 +45,13 @@ class CopyRowsTest {
     }
 
     @Test
+    void specialCharactersAtTheEdgesAndInRowsAreEscapedEach() {
+        CopyRows rows = CopyRows.forInsert("INSERT INTO t (a, b) VALUES (?, ?)");
+        rows.add("\\\t\n\r", "\tmiddle\\");
+        assertEquals("\\\\\\t\\n\\r\t\\tmiddle\\\\\n", rows.text().toString());
+    }
+
+    @Test
     void aRowOfTheWrongWidthIsRefused() {
         CopyRows rows = CopyRows.forInsert("INSERT INTO t (a, b) VALUES (?, ?)");
         assertThrows(IllegalArgumentException.class, () -> rows.add("only one"));
