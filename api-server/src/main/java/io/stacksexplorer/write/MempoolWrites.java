@@ -23,9 +23,9 @@ final class MempoolWrites {
     }
 
     /**
-     * Adds the transactions not known yet; existence checks in bulk. A pending one is held back
-     * until the database transaction ends ({@link UnwrittenMempool}): if it is mined or dropped
-     * before, it is written once, already pruned.
+     * Adds the transactions not known yet; existence checks in bulk. Each is held back until the
+     * database transaction ends ({@link UnwrittenMempool}): if it is mined (already, or later in
+     * the same transaction) or dropped before, it is written once, already pruned.
      */
     int add(Statements sql, List<NewMempoolTransaction> txs) throws SQLException {
         UnwrittenMempool unwritten = sql.unwrittenMempool();
@@ -45,19 +45,14 @@ final class MempoolWrites {
         for (Map.Entry<String, NewMempoolTransaction> e : byId.entrySet()) {
             String txId = e.getKey();
             NewMempoolTransaction tx = e.getValue();
-            TxFacts facts = decoder.factsOf(tx.rawTx(), tx.facts());
+            unwritten.add(txId, tx, decoder.factsOf(tx.rawTx(), tx.facts()));
             if (mined.contains(txId)) {
-                sql.addBatch(WriteSql.INSERT_MEMPOOL_TX_STATE, txId, tx.rawTx(), tx.receiptTime(), "pending", true,
-                        facts.txType(), facts.nonce(), facts.fee(), facts.senderAddress(), facts.sponsorAddress(),
-                        facts.contractId());
-            } else {
-                unwritten.add(txId, tx, facts);
+                unwritten.prune(txId, "pending");
             }
         }
         if (!byId.isEmpty()) {
             sql.mempoolChanged();
         }
-        sql.executeAllBatches();
         return byId.size();
     }
 

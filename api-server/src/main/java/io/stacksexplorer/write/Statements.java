@@ -2,8 +2,8 @@ package io.stacksexplorer.write;
 
 import org.postgresql.PGConnection;
 
-import java.io.StringReader;
 import java.io.IOException;
+import java.io.StringReader;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.sql.Connection;
@@ -12,6 +12,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Types;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -40,6 +41,7 @@ final class Statements implements AutoCloseable {
      * ({@link CopyRows}); {@link #NOT_COPIED} for statements that stay INSERTs. Null on H2.
      */
     private final Map<String, CopyRows> copies;
+    private final boolean postgres;
     private static final CopyRows NOT_COPIED = CopyRows.forInsert("INSERT INTO none (x) VALUES (?)");
     /** Rows queued by {@link #addBatch} in this transaction (for {@link StatisticsSchedule}). */
     private long rowsWritten;
@@ -62,8 +64,6 @@ final class Statements implements AutoCloseable {
         boolean copy = Boolean.parseBoolean(System.getProperty("stacks.write.copy", "true"));
         this.copies = postgres && copy ? new HashMap<>() : null;
     }
-
-    private final boolean postgres;
 
     boolean isPostgres() {
         return postgres;
@@ -255,7 +255,7 @@ final class Statements implements AutoCloseable {
             copy.clear();
         }
         int[] counts = new int[rows];
-        java.util.Arrays.fill(counts, 1);
+        Arrays.fill(counts, 1);
         return counts;
     }
 

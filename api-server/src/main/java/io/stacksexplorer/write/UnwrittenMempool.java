@@ -42,10 +42,6 @@ final class UnwrittenMempool {
         return entries.containsKey(txId);
     }
 
-    Entry get(String txId) {
-        return entries.get(txId);
-    }
-
     void add(String txId, NewMempoolTransaction tx, TxFacts facts) {
         entries.put(txId, new Entry(txId, tx, facts));
     }
