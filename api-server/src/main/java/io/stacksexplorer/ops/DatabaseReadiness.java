@@ -30,6 +30,8 @@ import java.util.concurrent.ExecutorService;
 @Requires(beans = HealthEndpoint.class)
 class DatabaseReadiness implements HealthIndicator {
 
+    private static final int VALIDATION_TIMEOUT_SECONDS = 2;
+
     private final DataSource dataSource;
     private final SchemaStatus schema;
     private final ExecutorService blocking;
@@ -50,6 +52,12 @@ class DatabaseReadiness implements HealthIndicator {
         Map<String, Object> details = new LinkedHashMap<>();
         HealthStatus status = HealthStatus.UP;
         try (Connection c = dataSource.getConnection()) {
+            // A real round trip: the pool hands out a connection used in the last 500 ms without
+            // checking it, and the product name and read-only flag are answered from the driver's
+            // memory, so without it a server whose database just went away reported UP.
+            if (!c.isValid(VALIDATION_TIMEOUT_SECONDS)) {
+                throw new SQLException("connection did not answer within " + VALIDATION_TIMEOUT_SECONDS + " s", "08006");
+            }
             details.put("database", c.getMetaData().getDatabaseProductName());
             details.put("readOnly", c.isReadOnly());
         } catch (SQLException | RuntimeException e) {
