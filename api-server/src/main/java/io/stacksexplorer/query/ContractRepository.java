@@ -31,10 +31,14 @@ interface ContractRepository extends GenericRepository<ContractDeployRow, String
             + " ORDER BY block_height DESC, microblock_sequence DESC, tx_index DESC, event_index DESC LIMIT 1")
     Optional<Long> findAnchoredTop(String contractId);
 
-    /** The current position of a served log event, when it is still served. */
-    @Query("SELECT log_position FROM tx_events WHERE contract_id = :contractId AND tx_id = :txId"
-            + " AND event_index = :eventIndex AND canonical = TRUE AND microblock_canonical = TRUE"
-            + " AND event_type = 'smart_contract_log'")
+    /**
+     * The current position of a served log event, when it is still served. The events' key leads
+     * with the block (migration V105), so the transaction's blocks come from txs first.
+     */
+    @Query("SELECT e.log_position FROM txs t JOIN tx_events e ON e.index_block_hash = t.index_block_hash"
+            + " AND e.tx_id = t.tx_id AND e.event_index = :eventIndex"
+            + " WHERE t.tx_id = :txId AND e.contract_id = :contractId AND e.canonical = TRUE"
+            + " AND e.microblock_canonical = TRUE AND e.event_type = 'smart_contract_log'")
     Optional<Long> findLogPosition(String contractId, String txId, int eventIndex);
 
     @Query("SELECT event_count FROM contract_log_stats WHERE contract_id = :contractId")

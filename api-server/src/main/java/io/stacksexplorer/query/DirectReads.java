@@ -136,15 +136,18 @@ class DirectReads {
 
     /**
      * Events {@code from .. to - 1} of each (tx_id, index_block_hash) whose tx_id is given, by primary key
-     * range (event_index is the event's position within its transaction).
+     * range (event_index is the event's position within its transaction). The events' key leads with
+     * the block (migration V105), so the blocks that mined each transaction come from txs first.
      */
     List<BlockEventRow> eventPages(Collection<String> txIds, long from, long to) {
         List<String> ids = List.copyOf(txIds);
         if (ids.isEmpty()) {
             return List.of();
         }
-        return query("SELECT " + BlockEventRow.COLUMNS + " FROM tx_events WHERE tx_id IN (" + placeholders(ids.size())
-                + ") AND event_index >= ? AND event_index < ? ORDER BY tx_id, index_block_hash, event_index", ps -> {
+        return query("SELECT " + prefixed("e.", BlockEventRow.COLUMNS) + " FROM txs t JOIN tx_events e"
+                + " ON e.index_block_hash = t.index_block_hash AND e.tx_id = t.tx_id"
+                + " WHERE t.tx_id IN (" + placeholders(ids.size()) + ") AND e.event_index >= ? AND e.event_index < ?"
+                + " ORDER BY e.tx_id, e.index_block_hash, e.event_index", ps -> {
                     for (int i = 0; i < ids.size(); i++) {
                         ps.setString(i + 1, ids.get(i));
                     }

@@ -62,7 +62,9 @@ final class BlockWrites {
         if (mempoolChanged) {
             sql.mempoolChanged();
         }
-        sql.update(WriteSql.SET_TIP, block.height(), block.blockHash(), block.indexBlockHash(),
+        // Queued like the rows: a replay's consecutive blocks move the tip in one round trip at the
+        // end of the database transaction (or before the next statement that names chain_state).
+        sql.addBatch(WriteSql.SET_TIP, block.height(), block.blockHash(), block.indexBlockHash(),
                 block.burnBlockHeight());
         sql.tipMovedTo(block.height(), block.indexBlockHash());
         return new BlockWriteResult(false, fork.orphaned(), fork.restored());
@@ -99,7 +101,8 @@ final class BlockWrites {
         for (ChainRows.Derived tx : derived) {
             rows.insertTransaction(sql, at, tx, positions, true);
         }
-        sql.executeAllBatches();
+        // The rows stay queued: they go to the database with the next statement that reads their
+        // tables, or at the end of the database transaction (Statements).
         return derived;
     }
 }

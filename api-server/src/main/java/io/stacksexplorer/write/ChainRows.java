@@ -105,6 +105,9 @@ final class ChainRows {
                 facts.senderAddress(), facts.sponsored(), facts.sponsorAddress(), facts.sponsorNonce(),
                 facts.contractId(), tx.rawTx(), tx.rawResult(), tx.events().size(), cost.readCount(),
                 cost.readLength(), cost.runtime(), cost.writeCount(), cost.writeLength());
+        if (at.counted()) {
+            sql.queuedCanonicalTx(tx.txId());
+        }
 
         int eventIndex = 0;
         for (NewEvent event : tx.events()) {

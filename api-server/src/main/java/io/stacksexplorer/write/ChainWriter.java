@@ -57,7 +57,7 @@ public class ChainWriter {
             }
             BlockWriteResult result = blocks.write(sql, block);
             if (!result.alreadyStored() && (pox.v1() != null || pox.v2() != null || pox.v3() != null)) {
-                sql.update(WriteSql.SET_POX_UNLOCK_HEIGHTS, pox.v1(), pox.v2(), pox.v3());
+                sql.addBatch(WriteSql.SET_POX_UNLOCK_HEIGHTS, pox.v1(), pox.v2(), pox.v3());
             }
             return result;
         });
@@ -79,11 +79,13 @@ public class ChainWriter {
             if (parent == null) {
                 if (raw != null) {
                     sql.update(WriteSql.SET_DEFERRED, micro.parentIndexBlockHash(), rawId(sql, raw));
+                    sql.deferredPayloadsChanged();
                 }
                 return 0;
             }
             if (raw != null && raw.storedId() != null) {
                 sql.update(WriteSql.SET_DEFERRED, null, raw.storedId());
+                sql.deferredPayloadsChanged();
             }
             return microblocks.write(sql, micro, parent);
         });
@@ -140,6 +142,9 @@ public class ChainWriter {
     /** Microblock payloads kept until their parent block {@code indexBlockHash} arrived, in arrival order. */
     public List<StoredPayload> deferredMicroblocks(String indexBlockHash) {
         return inTransaction(sql -> {
+            if (sql.noDeferredPayloads()) {
+                return List.of();
+            }
             sql.flushPayloads();
             return sql.query(WriteSql.DEFERRED_OF, ChainWriter::storedPayload, indexBlockHash);
         });

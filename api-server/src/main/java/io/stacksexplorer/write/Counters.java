@@ -2,8 +2,10 @@ package io.stacksexplorer.write;
 
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The O(1) totals, kept in the same database transaction as the rows they count: per-principal
@@ -15,10 +17,32 @@ final class Counters {
     private Counters() {
     }
 
-    /** Sets counter rows to absolute values (UPDATE-then-INSERT). */
-    static void set(Statements sql, String update, String insert, List<Map.Entry<String, Long>> values)
-            throws SQLException {
+    /**
+     * Sets counter rows to absolute values (UPDATE-then-INSERT). On PostgreSQL all rows are updated
+     * by one statement over arrays ({@code updateAll}, which returns the keys it found) instead of
+     * one UPDATE per row: a replay sets about a thousand counters per database transaction, a
+     * million statements for a million transactions.
+     */
+    static void set(Statements sql, String update, String updateAll, String insert,
+                    List<Map.Entry<String, Long>> values) throws SQLException {
         if (values.isEmpty()) {
+            return;
+        }
+        if (sql.isPostgres()) {
+            String[] keys = new String[values.size()];
+            Long[] counts = new Long[values.size()];
+            for (int i = 0; i < keys.length; i++) {
+                keys[i] = values.get(i).getKey();
+                counts[i] = values.get(i).getValue();
+            }
+            Set<String> found = new HashSet<>(sql.query(updateAll, rs -> rs.getString(1),
+                    sql.array("varchar", keys), sql.array("bigint", counts)));
+            for (Map.Entry<String, Long> e : values) {
+                if (!found.contains(e.getKey())) {
+                    sql.addBatch(insert, e.getValue(), e.getKey());
+                }
+            }
+            sql.executeBatch(insert);
             return;
         }
         for (Map.Entry<String, Long> e : values) {

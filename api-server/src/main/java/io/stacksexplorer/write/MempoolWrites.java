@@ -40,8 +40,7 @@ final class MempoolWrites {
                 rs -> rs.getString(1)));
         byId.keySet().removeAll(known);
         // Reported after it was mined (deliveries can interleave): kept, but not as pending.
-        Set<String> mined = new HashSet<>(sql.queryIn(WriteSql.CANONICAL_AMONG_PREFIX, byId.keySet(),
-                rs -> rs.getString(1)));
+        Set<String> mined = sql.canonicalAmong(byId.keySet());
         for (Map.Entry<String, NewMempoolTransaction> e : byId.entrySet()) {
             String txId = e.getKey();
             NewMempoolTransaction tx = e.getValue();
@@ -97,7 +96,6 @@ final class MempoolWrites {
         for (String txId : pending) {
             sql.addBatch(WriteSql.DELETE_MEMPOOL_PRINCIPALS, txId);
         }
-        sql.executeAllBatches();
         return true;
     }
 

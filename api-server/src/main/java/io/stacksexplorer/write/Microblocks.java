@@ -41,6 +41,7 @@ final class Microblocks {
                     parent.indexBlockHash(), true, true, onTip);
             // Not appended: a stream may arrive out of order; its lists are renumbered below.
             rows.insertTransaction(sql, at, tx, positions, false);
+            sql.servedUnanchored(true);
             written++;
             if (onTip) {
                 streams.add(tx.microblockHash());
@@ -51,7 +52,6 @@ final class Microblocks {
                 }
             }
         }
-        sql.executeAllBatches();
         mempoolChanged |= MempoolWrites.removeMined(sql, mined);
         for (String stream : streams) {
             positions.dirty(stream);
@@ -77,7 +77,21 @@ final class Microblocks {
                 confirmed.add(tx.microblockHash());
             }
         }
-        for (String hash : sql.query(WriteSql.SERVED_UNANCHORED_UP_TO, rs -> rs.getString(1), block.height())) {
+        List<String> served = new ArrayList<>();
+        if (!sql.noServedUnanchored()) {
+            boolean above = false;
+            for (Object[] stream : sql.query(WriteSql.SERVED_UNANCHORED,
+                    rs -> new Object[]{rs.getString(1), rs.getLong(2)})) {
+                if ((Long) stream[1] <= block.height()) {
+                    served.add((String) stream[0]);
+                } else {
+                    above = true;
+                }
+            }
+            // What this block settles stops being served; only streams above it still are.
+            sql.servedUnanchored(above);
+        }
+        for (String hash : served) {
             positions.dirty(hash);
             if (!confirmed.contains(hash)) {
                 for (String statement : List.of(WriteSql.SET_TXS_MICROBLOCK_CANONICAL,

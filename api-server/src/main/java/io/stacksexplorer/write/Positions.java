@@ -7,6 +7,8 @@ import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.HashSet;
 
 /**
  * The position numbers of served rows (see migration V10): per principal in {@code principal_txs}
@@ -22,30 +24,67 @@ final class Positions {
 
     /** The two numbered lists, with their SQL. */
     enum Kind {
-        HISTORY(WriteSql.HISTORY_KEYS_OF_BLOCK, WriteSql.HISTORY_POSITION_BELOW, WriteSql.HISTORY_ROWS_FROM,
-                WriteSql.SET_HISTORY_POSITION, WriteSql.PRINCIPAL_COUNT, WriteSql.SET_PRINCIPAL_COUNT,
-                WriteSql.INSERT_PRINCIPAL_COUNT),
-        LOGS(WriteSql.LOG_KEYS_OF_BLOCK, WriteSql.LOG_POSITION_BELOW, WriteSql.LOG_ROWS_FROM,
-                WriteSql.SET_LOG_POSITION, WriteSql.CONTRACT_LOG_COUNT, WriteSql.SET_CONTRACT_LOG_COUNT,
+        HISTORY(2, WriteSql.HISTORY_KEYS_OF_BLOCK, WriteSql.HISTORY_POSITION_BELOW, WriteSql.HISTORY_NUMBERED_ABOVE,
+                WriteSql.HISTORY_SERVED_IN_BLOCK, WriteSql.SET_HISTORY_POSITION, WriteSql.PRINCIPAL_COUNT,
+                WriteSql.SET_PRINCIPAL_COUNT, WriteSql.SET_PRINCIPAL_COUNTS_POSTGRESQL, WriteSql.INSERT_PRINCIPAL_COUNT),
+        LOGS(3, WriteSql.LOG_KEYS_OF_BLOCK, WriteSql.LOG_POSITION_BELOW, WriteSql.LOG_NUMBERED_ABOVE,
+                WriteSql.LOG_SERVED_IN_BLOCK, WriteSql.SET_LOG_POSITION, WriteSql.CONTRACT_LOG_COUNT,
+                WriteSql.SET_CONTRACT_LOG_COUNT, WriteSql.SET_CONTRACT_LOG_COUNTS_POSTGRESQL,
                 WriteSql.INSERT_CONTRACT_LOG_COUNT);
 
+        /**
+         * Rows read for renumbering are the row's key columns (tx_id, index_block_hash[, event_index]),
+         * then block_height, microblock_sequence, tx_index, then the current position.
+         */
+        final int keyColumns;
         final String keysOfBlock;
         final String positionBelow;
-        final String rowsFrom;
+        final String numberedAbove;
+        final String servedInBlock;
         final String setPosition;
         final String count;
         final String setCount;
+        final String setCountsPostgresql;
         final String insertCount;
 
-        Kind(String keysOfBlock, String positionBelow, String rowsFrom, String setPosition, String count,
-             String setCount, String insertCount) {
+        Kind(int keyColumns, String keysOfBlock, String positionBelow, String numberedAbove, String servedInBlock,
+             String setPosition, String count, String setCount, String setCountsPostgresql, String insertCount) {
+            this.keyColumns = keyColumns;
             this.keysOfBlock = keysOfBlock;
             this.positionBelow = positionBelow;
-            this.rowsFrom = rowsFrom;
+            this.numberedAbove = numberedAbove;
+            this.servedInBlock = servedInBlock;
             this.setPosition = setPosition;
             this.count = count;
             this.setCount = setCount;
+            this.setCountsPostgresql = setCountsPostgresql;
             this.insertCount = insertCount;
+        }
+
+        /** Chain order: block_height, microblock_sequence, tx_index[, event_index], then tx_id. */
+        int compare(Object[] a, Object[] b) {
+            for (int column = keyColumns; column < keyColumns + 3; column++) {
+                int c = Long.compare(((Number) a[column]).longValue(), ((Number) b[column]).longValue());
+                if (c != 0) {
+                    return c;
+                }
+            }
+            if (keyColumns == 3) {
+                int c = Long.compare(((Number) a[2]).longValue(), ((Number) b[2]).longValue());
+                if (c != 0) {
+                    return c;
+                }
+            }
+            return ((String) a[0]).compareTo((String) b[0]);
+        }
+
+        /** The row's key columns joined, to tell rows apart. */
+        String keyOf(Object[] row) {
+            StringBuilder key = new StringBuilder();
+            for (int i = 0; i < keyColumns; i++) {
+                key.append(row[i]).append('/');
+            }
+            return key.toString();
         }
     }
 
@@ -56,6 +95,8 @@ final class Positions {
     private final Map<Kind, Map<String, Long>> tops = new HashMap<>();
     private final Map<Kind, Map<String, Long>> loaded = new HashMap<>();
     private final Map<Kind, Map<String, Long>> dirtyFrom = new HashMap<>();
+    /** Per list, the blocks (or microblock streams) that changed: their served rows may have no position. */
+    private final Map<Kind, Map<String, Set<String>>> dirtyBlocks = new HashMap<>();
 
     Positions(Statements sql, CommittedCounters committed) {
         this.sql = sql;
@@ -65,6 +106,7 @@ final class Positions {
             tops.put(kind, new HashMap<>());
             loaded.put(kind, new HashMap<>());
             dirtyFrom.put(kind, new HashMap<>());
+            dirtyBlocks.put(kind, new HashMap<>());
         }
     }
 
@@ -118,43 +160,47 @@ final class Positions {
         for (Kind kind : Kind.values()) {
             for (Object[] row : sql.query(kind.keysOfBlock, rs -> new Object[]{rs.getString(1), rs.getLong(2)},
                     indexBlockHash)) {
-                dirty(kind, (String) row[0], (Long) row[1]);
+                String key = (String) row[0];
+                dirtyFrom.get(kind).merge(key, (Long) row[1], Math::min);
+                dirtyBlocks.get(kind).computeIfAbsent(key, k -> new HashSet<>()).add(indexBlockHash);
             }
         }
-    }
-
-    void dirty(Kind kind, String key, long fromHeight) {
-        dirtyFrom.get(kind).merge(key, fromHeight, Math::min);
     }
 
     /**
      * Renumbers the served rows of every dirty list from its lowest touched height up, after the
      * flags changed and the rows were written; rows whose number is unchanged are not touched.
+     *
+     * <p>Below that height nothing changed, so the rows there keep their dense numbers 1..below.
+     * At or above it, the served rows are those still numbered (a flag change clears the number of
+     * every row it touches, so a numbered row is a served one) and the served rows of the changed
+     * blocks; they are numbered below + 1, … in chain order.
      */
     void renumber() throws SQLException {
-        sql.executeAllBatches();
         for (Kind kind : Kind.values()) {
             for (Map.Entry<String, Long> d : dirtyFrom.get(kind).entrySet()) {
                 String key = d.getKey();
-                long from = d.getValue();
-                List<Long> below = sql.query(kind.positionBelow, rs -> rs.getLong(1), key, from);
+                List<Long> below = sql.query(kind.positionBelow, rs -> rs.getLong(1), key, d.getValue());
                 long position = below.isEmpty() ? 0 : below.get(0);
-                // Each row: its key columns, then its current position.
-                List<Object[]> rows = sql.query(kind.rowsFrom, rs -> {
-                    Object[] row = new Object[rs.getMetaData().getColumnCount()];
-                    for (int i = 0; i < row.length; i++) {
-                        row[i] = rs.getObject(i + 1);
+                Map<String, Object[]> served = new HashMap<>();
+                for (Object[] row : sql.query(kind.numberedAbove, Positions::columns, key, position)) {
+                    served.put(kind.keyOf(row), row);
+                }
+                for (String block : dirtyBlocks.get(kind).getOrDefault(key, Set.of())) {
+                    for (Object[] row : sql.query(kind.servedInBlock, Positions::columns, block, key)) {
+                        served.put(kind.keyOf(row), row);
                     }
-                    return row;
-                }, key, from);
+                }
+                List<Object[]> rows = new ArrayList<>(served.values());
+                rows.sort(kind::compare);
                 for (Object[] row : rows) {
                     position++;
                     Object old = row[row.length - 1];
                     if (old == null || ((Number) old).longValue() != position) {
-                        Object[] params = new Object[row.length + 1];
+                        Object[] params = new Object[2 + kind.keyColumns];
                         params[0] = position;
                         params[1] = key;
-                        System.arraycopy(row, 0, params, 2, row.length - 1);
+                        System.arraycopy(row, 0, params, 2, kind.keyColumns);
                         sql.addBatch(kind.setPosition, params);
                     }
                 }
@@ -163,7 +209,16 @@ final class Positions {
                 loaded.get(kind).remove(key);
             }
             dirtyFrom.get(kind).clear();
+            dirtyBlocks.get(kind).clear();
         }
+    }
+
+    private static Object[] columns(java.sql.ResultSet rs) throws SQLException {
+        Object[] row = new Object[rs.getMetaData().getColumnCount()];
+        for (int i = 0; i < row.length; i++) {
+            row[i] = rs.getObject(i + 1);
+        }
+        return row;
     }
 
     /** The counters as {@link #storeCounters} wrote them: what holds once the transaction committed. */
@@ -173,7 +228,6 @@ final class Positions {
 
     /** Writes the counters (highest positions) that changed. */
     void storeCounters() throws SQLException {
-        sql.executeAllBatches();
         for (Kind kind : Kind.values()) {
             List<Map.Entry<String, Long>> changed = new ArrayList<>();
             for (Map.Entry<String, Long> e : tops.get(kind).entrySet()) {
@@ -182,7 +236,7 @@ final class Positions {
                     changed.add(e);
                 }
             }
-            Counters.set(sql, kind.setCount, kind.insertCount, changed);
+            Counters.set(sql, kind.setCount, kind.setCountsPostgresql, kind.insertCount, changed);
             finalCounters.get(kind).putAll(tops.get(kind));
             tops.get(kind).clear();
             loaded.get(kind).clear();

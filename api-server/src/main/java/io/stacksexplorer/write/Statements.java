@@ -3,7 +3,8 @@ package io.stacksexplorer.write;
 import org.postgresql.PGConnection;
 
 import java.io.IOException;
-import java.io.StringReader;
+import java.io.ByteArrayInputStream;
+import java.nio.charset.StandardCharsets;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.sql.Connection;
@@ -16,6 +17,11 @@ import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.Set;
 import java.util.List;
 import java.util.Map;
@@ -24,6 +30,11 @@ import java.util.Map;
  * Thin JDBC plumbing for the write path on the connection of the current database transaction:
  * prepared statements are cached per SQL text for the life of one transaction and rows are
  * batched, which is what makes replay fast.
+ *
+ * <p>Batched rows stay queued until a statement needs them: any statement that names a table
+ * first sends the rows queued for that table ({@link #flushFor}), in the order they were queued,
+ * and {@link #finish} sends the rest. So the rows of many blocks travel in one COPY per table
+ * instead of one per block, and every read still sees every write made before it.
  */
 final class Statements implements AutoCloseable {
 
@@ -35,7 +46,8 @@ final class Statements implements AutoCloseable {
 
     private final Connection connection;
     private final Map<String, PreparedStatement> prepared = new HashMap<>();
-    private final Map<String, Integer> pendingBatches = new HashMap<>();
+    /** Statements with queued rows, in the order their first row was queued. */
+    private final Map<String, Integer> pendingBatches = new LinkedHashMap<>();
     /**
      * PostgreSQL: the rows of each plain INSERT, queued as COPY text instead of bound parameters
      * ({@link CopyRows}); {@link #NOT_COPIED} for statements that stay INSERTs. Null on H2.
@@ -113,6 +125,21 @@ final class Statements implements AutoCloseable {
         tip = new Tip(height, indexBlockHash);
     }
 
+    /**
+     * True once this transaction knows that no served unanchored rows exist (it looked, or settled
+     * all it found, and wrote none since): anchor blocks then skip the look-up, which would send the
+     * transactions queued so far before every block.
+     */
+    private boolean noServedUnanchored;
+
+    boolean noServedUnanchored() {
+        return noServedUnanchored;
+    }
+
+    void servedUnanchored(boolean any) {
+        noServedUnanchored = !any;
+    }
+
     /** The served mempool changed: its version (for conditional requests) is bumped once, by {@link #finish}. */
     void mempoolChanged() {
         mempoolChanged = true;
@@ -179,6 +206,11 @@ final class Statements implements AutoCloseable {
      * in a few round trips instead of one per key.
      */
     <T> List<T> queryIn(String prefix, Collection<String> keys, RowMapper<T> mapper) throws SQLException {
+        return queryIn(prefix, keys, mapper, true);
+    }
+
+    private <T> List<T> queryIn(String prefix, Collection<String> keys, RowMapper<T> mapper, boolean flush)
+            throws SQLException {
         String sql = prefix + String.join(", ", java.util.Collections.nCopies(CHUNK, "?")) + ")";
         List<String> list = new ArrayList<>(keys);
         List<T> rows = new ArrayList<>();
@@ -187,12 +219,63 @@ final class Statements implements AutoCloseable {
             for (int i = 0; i < CHUNK && from + i < list.size(); i++) {
                 params[i] = list.get(from + i);
             }
-            rows.addAll(query(sql, mapper, params));
+            rows.addAll(flush ? query(sql, mapper, params) : queryPastTheQueue(sql, mapper, params));
         }
         return rows;
     }
 
+    /**
+     * Canonical transactions queued for {@code txs} and not sent yet. Their flags cannot change
+     * while they wait: every statement that flips flags names txs and so sends them first.
+     */
+    private final Set<String> queuedCanonicalTxs = new HashSet<>();
+
+    /** A canonical, served transaction row was just queued ({@link WriteSql#INSERT_TX}). */
+    void queuedCanonicalTx(String txId) {
+        queuedCanonicalTxs.add(txId);
+    }
+
+    /**
+     * Of {@code txIds}, those mined on the canonical chain and served: the database's rows plus the
+     * queued ones, without sending the queue. (Asked for each run of mempool deliveries between two
+     * blocks, it would otherwise send the transactions of every block in a COPY of their own.)
+     */
+    Set<String> canonicalAmong(Collection<String> txIds) throws SQLException {
+        Set<String> found = new HashSet<>(queryIn(WriteSql.CANONICAL_AMONG_PREFIX, txIds, rs -> rs.getString(1), false));
+        for (String txId : txIds) {
+            if (queuedCanonicalTxs.contains(txId)) {
+                found.add(txId);
+            }
+        }
+        return found;
+    }
+
+    /** Whether no payload waits for its parent block: known for the rest of this transaction once read. */
+    private Boolean noDeferredPayloads;
+
+    /**
+     * True when no stored payload waits for its parent block. Queued payloads never wait (a payload
+     * is marked waiting by a statement that sends the queue first), so the queue is not sent.
+     */
+    boolean noDeferredPayloads() throws SQLException {
+        if (noDeferredPayloads == null) {
+            noDeferredPayloads = queryPastTheQueue(WriteSql.ANY_DEFERRED, rs -> Boolean.TRUE).isEmpty();
+        }
+        return noDeferredPayloads;
+    }
+
+    /** A payload's waiting mark changed: read again when next asked. */
+    void deferredPayloadsChanged() {
+        noDeferredPayloads = null;
+    }
+
+    /** A JDBC array of {@code values} for a parameter, e.g. of type "varchar" or "bigint". */
+    java.sql.Array array(String type, Object[] values) throws SQLException {
+        return connection.createArrayOf(type, values);
+    }
+
     int update(String sql, Object... params) throws SQLException {
+        flushFor(sql);
         PreparedStatement ps = prepare(sql);
         bind(ps, params);
         return ps.executeUpdate();
@@ -218,10 +301,18 @@ final class Statements implements AutoCloseable {
         return rowsWritten;
     }
 
-    /** Runs the queued rows of one statement; returns the update count per row. */
+    /**
+     * Runs the queued rows of one statement, after the rows queued before them for the same table;
+     * returns the update count per row.
+     */
     int[] executeBatch(String sql) throws SQLException {
-        if (pendingBatches.remove(sql) == null) {
+        if (!pendingBatches.containsKey(sql)) {
             return new int[0];
+        }
+        flushQueuedBefore(sql);
+        pendingBatches.remove(sql);
+        if (WriteSql.INSERT_TX.equals(sql)) {
+            queuedCanonicalTxs.clear();
         }
         CopyRows copy = copyOf(sql);
         if (copy != null) {
@@ -247,8 +338,11 @@ final class Statements implements AutoCloseable {
     private int[] copy(CopyRows copy) throws SQLException {
         int rows = copy.rows();
         try {
+            // As bytes: pgjdbc's Reader variant copies every character through a char buffer and a
+            // String of its own before encoding it (a tenth of the writer thread in a replay profile).
+            byte[] text = copy.text().toString().getBytes(StandardCharsets.UTF_8);
             connection.unwrap(PGConnection.class).getCopyAPI()
-                    .copyIn(copy.copySql(), new StringReader(copy.text().toString()));
+                    .copyIn(copy.copySql(), new ByteArrayInputStream(text), 1 << 16);
         } catch (IOException e) {
             throw new SQLException("COPY failed: " + e.getMessage(), e);
         } finally {
@@ -265,7 +359,66 @@ final class Statements implements AutoCloseable {
         }
     }
 
+    /** The tables the write path writes, as they are named in its SQL ({@link WriteSql}). */
+    private static final Pattern TABLE = Pattern.compile(
+            "\\b(blocks|txs|tx_events|principal_txs|principal_stats|contract_log_stats|smart_contracts"
+                    + "|mempool_txs|mempool_principals|mempool_principal_stats|chain_state|node_events)\\b");
+    private static final Map<String, Set<String>> TABLES_NAMED = new ConcurrentHashMap<>();
+
+    /** Every table a statement names (reads, changes or inserts into). */
+    static Set<String> tablesNamed(String sql) {
+        return TABLES_NAMED.computeIfAbsent(sql, text -> {
+            Set<String> tables = new HashSet<>();
+            Matcher m = TABLE.matcher(text.toLowerCase(Locale.ROOT));
+            while (m.find()) {
+                tables.add(m.group(1));
+            }
+            return Set.copyOf(tables);
+        });
+    }
+
+    /** Sends the rows queued for any table {@code sql} names, oldest statement first, before it runs. */
+    private void flushFor(String sql) throws SQLException {
+        if (pendingBatches.isEmpty()) {
+            return;
+        }
+        Set<String> tables = tablesNamed(sql);
+        for (String queued : new ArrayList<>(pendingBatches.keySet())) {
+            if (!queued.equals(sql) && pendingBatches.containsKey(queued) && touchesAny(queued, tables)) {
+                executeBatch(queued);
+            }
+        }
+    }
+
+    /** Sends the rows queued for the tables of {@code sql} by statements that queued before it did. */
+    private void flushQueuedBefore(String sql) throws SQLException {
+        Set<String> tables = tablesNamed(sql);
+        for (String queued : new ArrayList<>(pendingBatches.keySet())) {
+            if (queued.equals(sql)) {
+                return;
+            }
+            if (pendingBatches.containsKey(queued) && touchesAny(queued, tables)) {
+                executeBatch(queued);
+            }
+        }
+    }
+
+    private static boolean touchesAny(String sql, Set<String> tables) {
+        for (String table : tablesNamed(sql)) {
+            if (tables.contains(table)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     <T> List<T> query(String sql, RowMapper<T> mapper, Object... params) throws SQLException {
+        flushFor(sql);
+        return queryPastTheQueue(sql, mapper, params);
+    }
+
+    /** A query of what the database holds, without sending queued rows first: for callers that account for them. */
+    private <T> List<T> queryPastTheQueue(String sql, RowMapper<T> mapper, Object... params) throws SQLException {
         PreparedStatement ps = prepare(sql);
         bind(ps, params);
         List<T> rows = new ArrayList<>();
@@ -304,6 +457,8 @@ final class Statements implements AutoCloseable {
                 ps.setInt(index, n);
             } else if (p instanceof Long n) {
                 ps.setLong(index, n);
+            } else if (p instanceof java.sql.Array array) {
+                ps.setArray(index, array);
             } else {
                 ps.setString(index, p.toString());
             }

@@ -3,9 +3,9 @@ package io.stacksexplorer.write;
 import java.util.List;
 
 /**
- * Every statement of the write path, in one place. Portable SQL only: the same text runs on H2 and
+ * Every statement of the write path, in one place. Portable SQL, the same text on H2 and
  * PostgreSQL (counters are upserted as UPDATE-then-INSERT instead of a vendor upsert; there is one
- * writer, so nothing races between the two).
+ * writer, so nothing races between the two), except the few named {@code …_POSTGRESQL}.
  */
 final class WriteSql {
 
@@ -87,10 +87,17 @@ final class WriteSql {
             "SELECT contract_id, event_count FROM contract_log_stats WHERE contract_id IN (";
     static final String PRINCIPAL_COUNT = "SELECT tx_count FROM principal_stats WHERE principal = ?";
     static final String SET_PRINCIPAL_COUNT = "UPDATE principal_stats SET tx_count = ? WHERE principal = ?";
+    /** PostgreSQL: many counters set in one statement (arrays of keys and values); returns the keys it found. */
+    static final String SET_PRINCIPAL_COUNTS_POSTGRESQL = """
+            UPDATE principal_stats AS s SET tx_count = v.n FROM UNNEST(?::varchar[], ?::bigint[]) AS v (k, n)
+            WHERE s.principal = v.k RETURNING s.principal""";
     static final String INSERT_PRINCIPAL_COUNT = "INSERT INTO principal_stats (tx_count, principal) VALUES (?, ?)";
     static final String CONTRACT_LOG_COUNT = "SELECT event_count FROM contract_log_stats WHERE contract_id = ?";
     static final String SET_CONTRACT_LOG_COUNT =
             "UPDATE contract_log_stats SET event_count = ? WHERE contract_id = ?";
+    static final String SET_CONTRACT_LOG_COUNTS_POSTGRESQL = """
+            UPDATE contract_log_stats AS s SET event_count = v.n FROM UNNEST(?::varchar[], ?::bigint[]) AS v (k, n)
+            WHERE s.contract_id = v.k RETURNING s.contract_id""";
     static final String INSERT_CONTRACT_LOG_COUNT =
             "INSERT INTO contract_log_stats (event_count, contract_id) VALUES (?, ?)";
     static final String ADD_MEMPOOL_COUNT =
@@ -103,16 +110,27 @@ final class WriteSql {
     /** Principals whose history one block holds, from the lowest height (all rows of a block share it). */
     static final String HISTORY_KEYS_OF_BLOCK =
             "SELECT principal, MIN(block_height) FROM principal_txs WHERE index_block_hash = ? GROUP BY principal";
-    /** The position of the newest served row below a height: an index lookup on the history index. */
+    /*
+     * Renumbering reads the position index (V10), not an index in chain order: served rows, and only
+     * they, carry a position, dense and in chain order, once a transaction ends. So the newest served
+     * row below the fork height is found by walking that index down from the top (past the rows
+     * being renumbered anyway), and the rows to renumber are those numbered above it plus the served
+     * rows of the blocks that changed (their positions were cleared or never set).
+     */
+    /** The position of the newest numbered row below a height (walks the position index from the top). */
     static final String HISTORY_POSITION_BELOW = """
             SELECT history_position FROM principal_txs
-            WHERE principal = ? AND canonical = TRUE AND microblock_canonical = TRUE AND block_height < ?
-            ORDER BY block_height DESC, microblock_sequence DESC, tx_index DESC FETCH FIRST 1 ROWS ONLY""";
-    /** Served rows from a height up, oldest first: key columns, then the current position. */
-    static final String HISTORY_ROWS_FROM = """
-            SELECT tx_id, index_block_hash, history_position FROM principal_txs
-            WHERE principal = ? AND canonical = TRUE AND microblock_canonical = TRUE AND block_height >= ?
-            ORDER BY block_height, microblock_sequence, tx_index, tx_id""";
+            WHERE principal = ? AND history_position IS NOT NULL AND block_height < ?
+            ORDER BY history_position DESC FETCH FIRST 1 ROWS ONLY""";
+    /** Rows numbered above a position: key columns, chain-order columns, position. */
+    static final String HISTORY_NUMBERED_ABOVE = """
+            SELECT tx_id, index_block_hash, block_height, microblock_sequence, tx_index, history_position
+            FROM principal_txs WHERE principal = ? AND history_position > ?""";
+    /** Served rows of one block: same columns. */
+    static final String HISTORY_SERVED_IN_BLOCK = """
+            SELECT tx_id, index_block_hash, block_height, microblock_sequence, tx_index, history_position
+            FROM principal_txs
+            WHERE index_block_hash = ? AND principal = ? AND canonical = TRUE AND microblock_canonical = TRUE""";
     static final String SET_HISTORY_POSITION = """
             UPDATE principal_txs SET history_position = ? WHERE principal = ? AND tx_id = ? AND index_block_hash = ?""";
 
@@ -121,15 +139,16 @@ final class WriteSql {
             WHERE index_block_hash = ? AND event_type = 'smart_contract_log' GROUP BY contract_id""";
     static final String LOG_POSITION_BELOW = """
             SELECT log_position FROM tx_events
-            WHERE contract_id = ? AND canonical = TRUE AND microblock_canonical = TRUE
-              AND event_type = 'smart_contract_log' AND block_height < ?
-            ORDER BY block_height DESC, microblock_sequence DESC, tx_index DESC, event_index DESC
-            FETCH FIRST 1 ROWS ONLY""";
-    static final String LOG_ROWS_FROM = """
-            SELECT tx_id, index_block_hash, event_index, log_position FROM tx_events
-            WHERE contract_id = ? AND canonical = TRUE AND microblock_canonical = TRUE
-              AND event_type = 'smart_contract_log' AND block_height >= ?
-            ORDER BY block_height, microblock_sequence, tx_index, event_index, tx_id""";
+            WHERE contract_id = ? AND log_position IS NOT NULL AND block_height < ?
+            ORDER BY log_position DESC FETCH FIRST 1 ROWS ONLY""";
+    static final String LOG_NUMBERED_ABOVE = """
+            SELECT tx_id, index_block_hash, event_index, block_height, microblock_sequence, tx_index, log_position
+            FROM tx_events WHERE contract_id = ? AND log_position > ?""";
+    static final String LOG_SERVED_IN_BLOCK = """
+            SELECT tx_id, index_block_hash, event_index, block_height, microblock_sequence, tx_index, log_position
+            FROM tx_events
+            WHERE index_block_hash = ? AND contract_id = ? AND canonical = TRUE AND microblock_canonical = TRUE
+              AND event_type = 'smart_contract_log'""";
     static final String SET_LOG_POSITION = """
             UPDATE tx_events SET log_position = ?
             WHERE contract_id = ? AND tx_id = ? AND index_block_hash = ? AND event_index = ?""";
@@ -190,20 +209,25 @@ final class WriteSql {
 
     // --- microblocks --------------------------------------------------------------------------
 
-    /** Whether an anchor block (any fork) confirmed this microblock. */
+    /**
+     * Whether an anchor block (any fork) confirmed this microblock. {@code <> '0x'} (anchor-block
+     * transactions) repeats the partial index's predicate (PostgreSQL, V105) for generic plans.
+     */
     static final String MICROBLOCK_CONFIRMED =
-            "SELECT 1 FROM txs WHERE microblock_hash = ? AND is_unanchored = FALSE FETCH FIRST 1 ROWS ONLY";
+            "SELECT 1 FROM txs WHERE microblock_hash = ? AND microblock_hash <> '0x' AND is_unanchored = FALSE"
+            + " FETCH FIRST 1 ROWS ONLY";
 
     static final String TX_ROW_EXISTS = "SELECT 1 FROM txs WHERE tx_id = ? AND index_block_hash = ?";
 
     /**
-     * Served unanchored streams (keyed by microblock hash) an anchor block at this height settles.
-     * Only served ones: streams settled before stay unanchored and non-canonical forever, and
-     * reading them again at every block made this query grow with the chain (index V103).
+     * Served unanchored streams (keyed by microblock hash) with their height; an anchor block
+     * settles those at or below its own. Only served ones: streams settled before stay unanchored
+     * and non-canonical forever, and reading them again at every block made this query grow with
+     * the chain (index V103, partial since V105).
      */
-    static final String SERVED_UNANCHORED_UP_TO = """
-            SELECT DISTINCT index_block_hash FROM txs
-            WHERE is_unanchored = TRUE AND microblock_canonical = TRUE AND block_height <= ?""";
+    static final String SERVED_UNANCHORED = """
+            SELECT DISTINCT index_block_hash, block_height FROM txs
+            WHERE is_unanchored = TRUE AND microblock_canonical = TRUE""";
 
     static final String SET_TXS_MICROBLOCK_CANONICAL = "UPDATE txs SET microblock_canonical = ? WHERE index_block_hash = ?";
     static final String SET_EVENTS_MICROBLOCK_CANONICAL =
@@ -229,6 +253,9 @@ final class WriteSql {
     /** Followed by the placeholders of a chunk of hashes and ")". */
     static final String NODE_EVENTS_STORED_PREFIX = "SELECT payload_hash FROM node_events WHERE payload_hash IN (";
     static final String NODE_EVENT_ID = "SELECT id FROM node_events WHERE payload_hash = ?";
+    /** Whether any payload waits for its parent block (partial index on PostgreSQL, V105). */
+    static final String ANY_DEFERRED =
+            "SELECT 1 FROM node_events WHERE deferred_parent IS NOT NULL FETCH FIRST 1 ROWS ONLY";
     static final String SET_DEFERRED = "UPDATE node_events SET deferred_parent = ? WHERE id = ?";
     static final String DEFERRED_OF = """
             SELECT id, event_path, payload, received_at FROM node_events WHERE deferred_parent = ? ORDER BY id""";
