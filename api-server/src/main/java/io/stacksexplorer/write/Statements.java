@@ -1,10 +1,8 @@
 package io.stacksexplorer.write;
 
 import org.postgresql.PGConnection;
+import org.postgresql.copy.CopyIn;
 
-import java.io.IOException;
-import java.io.ByteArrayInputStream;
-import java.nio.charset.StandardCharsets;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.sql.Connection;
@@ -337,14 +335,23 @@ final class Statements implements AutoCloseable {
     /** Sends the queued rows in one COPY on this transaction's connection; one update count per row. */
     private int[] copy(CopyRows copy) throws SQLException {
         int rows = copy.rows();
+        // Chunk by chunk into the stream (CopyRows#CHUNK_CHARS): no copy of the whole text is made.
+        CopyIn stream = connection.unwrap(PGConnection.class).getCopyAPI().copyIn(copy.copySql());
         try {
-            // As bytes: pgjdbc's Reader variant copies every character through a char buffer and a
-            // String of its own before encoding it (a tenth of the writer thread in a replay profile).
-            byte[] text = copy.text().toString().getBytes(StandardCharsets.UTF_8);
-            connection.unwrap(PGConnection.class).getCopyAPI()
-                    .copyIn(copy.copySql(), new ByteArrayInputStream(text), 1 << 16);
-        } catch (IOException e) {
-            throw new SQLException("COPY failed: " + e.getMessage(), e);
+            for (byte[] chunk : copy.chunks()) {
+                stream.writeToCopy(chunk, 0, chunk.length);
+            }
+            stream.endCopy();
+        } catch (SQLException | RuntimeException e) {
+            if (stream.isActive()) {
+                // Failed mid-way: end the COPY, so that the connection is left in a usable state.
+                try {
+                    stream.cancelCopy();
+                } catch (SQLException cancel) {
+                    e.addSuppressed(cancel);
+                }
+            }
+            throw e;
         } finally {
             copy.clear();
         }

@@ -3,11 +3,14 @@ package io.stacksexplorer.write;
 import org.junit.jupiter.api.Test;
 
 import java.math.BigInteger;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The COPY text of the write path's rows; that PostgreSQL reads it back equal is BatchedReplayEquivalencePostgresTest. */
 class CopyRowsTest {
@@ -49,6 +52,31 @@ class CopyRowsTest {
         CopyRows rows = CopyRows.forInsert("INSERT INTO t (a, b) VALUES (?, ?)");
         rows.add("\\\t\n\r", "\tmiddle\\");
         assertEquals("\\\\\\t\\n\\r\t\\tmiddle\\\\\n", rows.text().toString());
+    }
+
+    @Test
+    void largeBatchesAreKeptInChunksThatEndAtRowBoundaries() {
+        CopyRows rows = CopyRows.forInsert("INSERT INTO t (a, b) VALUES (?, ?)");
+        StringBuilder expected = new StringBuilder();
+        String value = "0x" + "ab".repeat(500) + "€";
+        for (int i = 0; i < 1_000; i++) {
+            rows.add((long) i, value);
+            expected.append(i).append('\t').append(value).append('\n');
+        }
+        List<byte[]> chunks = rows.chunks();
+        assertTrue(chunks.size() > 5, "1 MB of rows in chunks of " + CopyRows.CHUNK_CHARS + " characters");
+        StringBuilder joined = new StringBuilder();
+        for (byte[] chunk : chunks) {
+            assertTrue(chunk.length < (512 << 10), "a chunk stays below G1's humongous size at -Xmx512m");
+            String text = new String(chunk, StandardCharsets.UTF_8);
+            assertTrue(text.endsWith("\n"), "a chunk ends with a whole row");
+            joined.append(text);
+        }
+        assertEquals(expected.toString(), joined.toString());
+        assertEquals(expected.toString(), rows.text().toString());
+        assertEquals(1_000, rows.rows());
+        rows.clear();
+        assertTrue(rows.chunks().isEmpty());
     }
 
     @Test
