@@ -68,7 +68,7 @@ final class CopyRows {
         return new CopyRows("COPY " + m.group(1) + " (" + columnList + ") FROM STDIN", columnNames.length);
     }
 
-    /** The statement that reads {@link #text}. */
+    /** The statement that reads {@link #chunks()}. */
     String copySql() {
         return copySql;
     }
@@ -77,20 +77,14 @@ final class CopyRows {
         return rows;
     }
 
-    /** The rows so far, in COPY's text format: one line per row, tab between columns. */
-    CharSequence text() {
-        StringBuilder all = new StringBuilder();
-        for (byte[] chunk : chunks) {
-            all.append(new String(chunk, StandardCharsets.UTF_8));
-        }
-        return all.append(text);
-    }
-
-    /** The rows so far as UTF-8 chunks, in order, to be written to the COPY stream one by one. */
+    /**
+     * The rows so far in COPY's text format (one line per row, tab between columns), as UTF-8
+     * chunks in order, to be written to the COPY stream one by one.
+     */
     List<byte[]> chunks() {
         List<byte[]> all = new ArrayList<>(chunks);
         if (!text.isEmpty()) {
-            all.add(text.toString().getBytes(StandardCharsets.UTF_8));
+            all.add(encodedText());
         }
         return all;
     }
@@ -115,9 +109,13 @@ final class CopyRows {
         text.append('\n');
         rows++;
         if (text.length() >= CHUNK_CHARS) {
-            chunks.add(text.toString().getBytes(StandardCharsets.UTF_8));
+            chunks.add(encodedText());
             text.setLength(0);
         }
+    }
+
+    private byte[] encodedText() {
+        return text.toString().getBytes(StandardCharsets.UTF_8);
     }
 
     private void append(Object value) {

@@ -386,25 +386,30 @@ final class Statements implements AutoCloseable {
 
     /** Sends the rows queued for any table {@code sql} names, oldest statement first, before it runs. */
     private void flushFor(String sql) throws SQLException {
+        sendQueuedFor(sql, false);
+    }
+
+    /** Sends the rows queued for the tables of {@code sql} by statements that queued before it did. */
+    private void flushQueuedBefore(String sql) throws SQLException {
+        sendQueuedFor(sql, true);
+    }
+
+    /**
+     * Sends, oldest statement first, the queued rows of other statements that name a table
+     * {@code sql} names; with {@code onlyEarlier}, only of those that queued before {@code sql}.
+     */
+    private void sendQueuedFor(String sql, boolean onlyEarlier) throws SQLException {
         if (pendingBatches.isEmpty()) {
             return;
         }
         Set<String> tables = tablesNamed(sql);
         for (String queued : new ArrayList<>(pendingBatches.keySet())) {
-            if (!queued.equals(sql) && pendingBatches.containsKey(queued) && touchesAny(queued, tables)) {
-                executeBatch(queued);
-            }
-        }
-    }
-
-    /** Sends the rows queued for the tables of {@code sql} by statements that queued before it did. */
-    private void flushQueuedBefore(String sql) throws SQLException {
-        Set<String> tables = tablesNamed(sql);
-        for (String queued : new ArrayList<>(pendingBatches.keySet())) {
             if (queued.equals(sql)) {
-                return;
-            }
-            if (pendingBatches.containsKey(queued) && touchesAny(queued, tables)) {
+                if (onlyEarlier) {
+                    return;
+                }
+            } else if (pendingBatches.containsKey(queued) && touchesAny(queued, tables)) {
+                // Sending one may have sent others (its own earlier rows): hence the containsKey.
                 executeBatch(queued);
             }
         }

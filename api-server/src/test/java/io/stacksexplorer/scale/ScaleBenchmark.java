@@ -252,15 +252,7 @@ class ScaleBenchmark {
     }
 
     private double[] measure(URI uri) throws Exception {
-        for (int i = 0; i < WARM_UP; i++) {
-            time(uri);
-        }
-        double[] millis = new double[MEASURED];
-        for (int i = 0; i < MEASURED; i++) {
-            millis[i] = time(uri);
-        }
-        Arrays.sort(millis);
-        return millis;
+        return measureInterleaved(List.of(uri)).get(0);
     }
 
     /**
