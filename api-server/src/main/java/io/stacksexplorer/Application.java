@@ -154,12 +154,13 @@ public final class Application implements Callable<Integer> {
                 System.err.println("cannot read " + file);
                 return 2;
             }
-            long total = TsvReplay.countLines(file);
+            long size = Files.size(file);
             try (ApplicationContext context = commandContext();
-                 ProgressBar bar = new ProgressBarBuilder().setTaskName("replay").setInitialMax(total)
-                         .setUnit(" events", 1).build()) {
+                 ProgressBar bar = new ProgressBarBuilder().setTaskName("replay").setInitialMax(size)
+                         .setUnit(" MB", 1 << 20).showSpeed().build()) {
                 EventIngestor ingestor = context.getBean(EventIngestor.class);
                 TsvReplay.Summary summary = TsvReplay.replay(file, ingestor, false, bar::stepTo);
+                bar.stepTo(size);
                 bar.close();
                 ingestor.refreshStatistics();
                 System.out.println("replayed " + file.getFileName() + ": " + summary);

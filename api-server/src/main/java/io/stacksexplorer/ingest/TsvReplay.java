@@ -50,24 +50,20 @@ public final class TsvReplay {
     private TsvReplay() {
     }
 
-    /** Number of lines (deliveries) in a log, for a progress bar. */
-    public static long countLines(Path file) throws IOException {
-        try (var lines = Files.lines(file, StandardCharsets.UTF_8)) {
-            return lines.filter(l -> !l.isBlank()).count();
-        }
-    }
-
     /**
      * @param strict   true: a malformed line stops the replay with its exception (the lines before it
      *                 are stored); false: it is logged, counted as rejected and skipped (as the node
      *                 would have had a 400)
-     * @param progress called after each line with the number of lines done
+     * @param progress called after each line with the characters of the log done so far, line ends
+     *                 included: for a progress bar over the file's size, which needs no pass over
+     *                 the file before the replay (counting the lines of a 2.6 GB log took seconds)
      */
     public static Summary replay(Path file, EventIngestor ingestor, boolean strict, LongConsumer progress)
             throws IOException {
         long started = System.nanoTime();
         IngestStats before = ingestor.stats();
         long[] lines = {0};
+        long[] characters = {0};
         long rejected = 0;
         // Reading, parsing and checking run one batch ahead on a thread of their own, so that the
         // writer's thread only writes (and waits for the database) while the next lines are prepared.
@@ -75,10 +71,12 @@ public final class TsvReplay {
             List<PreparedLine> batch;
             while (!(batch = preparer.nextBatch(BATCH_PAYLOADS, BATCH_BYTES)).isEmpty()) {
                 List<EventIngestor.Delivery> deliveries = new ArrayList<>(batch.size());
+                List<PreparedLine> delivered = new ArrayList<>(batch.size());
                 MalformedPayloadException stop = null;
                 for (PreparedLine line : batch) {
                     if (line.malformed() == null) {
                         deliveries.add(line.delivery());
+                        delivered.add(line);
                     } else if (strict) {
                         stop = new MalformedPayloadException(
                                 file.getFileName() + ":" + line.number() + ": " + line.malformed().getMessage(),
@@ -88,11 +86,17 @@ public final class TsvReplay {
                         LOG.warn("{}:{}: rejected: {}", file.getFileName(), line.number(),
                                 line.malformed().getMessage());
                         rejected++;
-                        progress.accept(++lines[0]);
+                        lines[0]++;
+                        progress.accept(characters[0] += line.bytes() + 1);
                     }
                 }
                 // Consecutive payloads in one database transaction (see EventIngestor#ingestAll).
-                ingestor.ingestAll(deliveries, delivery -> progress.accept(++lines[0]));
+                // Deliveries are done in order: the n-th done is the n-th delivered line.
+                int[] done = {0};
+                ingestor.ingestAll(deliveries, delivery -> {
+                    lines[0]++;
+                    progress.accept(characters[0] += delivered.get(done[0]++).bytes() + 1);
+                });
                 if (stop != null) {
                     throw stop;
                 }

@@ -22,13 +22,13 @@ interface ContractRepository extends GenericRepository<ContractDeployRow, String
     List<ContractDeployRow> findAllDeployed(Collection<String> contractIds);
 
     /**
-     * The position of the newest anchored log event. Unanchored events, when there are any, are the
-     * newest positions (they sit on the tip), so this skips only those few index entries.
+     * The position of the newest anchored log event. Served events, and only they, carry a position,
+     * dense and in chain order; unanchored events, when there are any, are the newest positions
+     * (they sit on the tip), so walking the position index down from the top skips only those few.
+     * The ORDER BY names the contract (a constant) so that H2 walks the index backwards too.
      */
-    @Query("SELECT log_position FROM tx_events WHERE contract_id = :contractId"
-            + " AND canonical = TRUE AND microblock_canonical = TRUE AND event_type = 'smart_contract_log'"
-            + " AND is_unanchored = FALSE"
-            + " ORDER BY block_height DESC, microblock_sequence DESC, tx_index DESC, event_index DESC LIMIT 1")
+    @Query("SELECT log_position FROM tx_events WHERE contract_id = :contractId AND log_position IS NOT NULL"
+            + " AND is_unanchored = FALSE ORDER BY contract_id DESC, log_position DESC LIMIT 1")
     Optional<Long> findAnchoredTop(String contractId);
 
     /**

@@ -2,6 +2,7 @@ package io.stacksexplorer.write;
 
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.EnumMap;
 import java.util.HashMap;
@@ -178,6 +179,8 @@ final class Positions {
      */
     void renumber() throws SQLException {
         for (Kind kind : Kind.values()) {
+            // The served rows of each changed block by key, read once whatever the number of keys.
+            Map<String, Map<String, List<Object[]>>> servedOfBlock = new HashMap<>();
             for (Map.Entry<String, Long> d : dirtyFrom.get(kind).entrySet()) {
                 String key = d.getKey();
                 List<Long> below = sql.query(kind.positionBelow, rs -> rs.getLong(1), key, d.getValue());
@@ -187,7 +190,10 @@ final class Positions {
                     served.put(kind.keyOf(row), row);
                 }
                 for (String block : dirtyBlocks.get(kind).getOrDefault(key, Set.of())) {
-                    for (Object[] row : sql.query(kind.servedInBlock, Positions::columns, block, key)) {
+                    if (!servedOfBlock.containsKey(block)) {
+                        servedOfBlock.put(block, servedByKey(kind, block));
+                    }
+                    for (Object[] row : servedOfBlock.get(block).getOrDefault(key, List.of())) {
                         served.put(kind.keyOf(row), row);
                     }
                 }
@@ -211,6 +217,15 @@ final class Positions {
             dirtyFrom.get(kind).clear();
             dirtyBlocks.get(kind).clear();
         }
+    }
+
+    /** The served rows of one block by list key (the statement's first column, not kept in the row). */
+    private Map<String, List<Object[]>> servedByKey(Kind kind, String block) throws SQLException {
+        Map<String, List<Object[]>> byKey = new HashMap<>();
+        for (Object[] row : sql.query(kind.servedInBlock, Positions::columns, block)) {
+            byKey.computeIfAbsent((String) row[0], k -> new ArrayList<>()).add(Arrays.copyOfRange(row, 1, row.length));
+        }
+        return byKey;
     }
 
     private static Object[] columns(java.sql.ResultSet rs) throws SQLException {

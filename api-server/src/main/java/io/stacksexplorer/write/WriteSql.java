@@ -116,21 +116,28 @@ final class WriteSql {
      * row below the fork height is found by walking that index down from the top (past the rows
      * being renumbered anyway), and the rows to renumber are those numbered above it plus the served
      * rows of the blocks that changed (their positions were cleared or never set).
+     * The ORDER BY names the principal (a constant here) so that H2 too walks the index backwards:
+     * its planner uses an index's order only when the ORDER BY spells the index's leading columns,
+     * and without them it read a principal's whole history for every block that touched it.
      */
     /** The position of the newest numbered row below a height (walks the position index from the top). */
     static final String HISTORY_POSITION_BELOW = """
             SELECT history_position FROM principal_txs
             WHERE principal = ? AND history_position IS NOT NULL AND block_height < ?
-            ORDER BY history_position DESC FETCH FIRST 1 ROWS ONLY""";
+            ORDER BY principal DESC, history_position DESC FETCH FIRST 1 ROWS ONLY""";
     /** Rows numbered above a position: key columns, chain-order columns, position. */
     static final String HISTORY_NUMBERED_ABOVE = """
             SELECT tx_id, index_block_hash, block_height, microblock_sequence, tx_index, history_position
             FROM principal_txs WHERE principal = ? AND history_position > ?""";
-    /** Served rows of one block: same columns. */
+    /**
+     * Served rows of one block, each led by its principal, then the same columns. One read per
+     * changed block, not per block and principal; and it names only the block, so that H2 cannot
+     * choose an index that leads with the principal (or contract) and read its whole list.
+     */
     static final String HISTORY_SERVED_IN_BLOCK = """
-            SELECT tx_id, index_block_hash, block_height, microblock_sequence, tx_index, history_position
+            SELECT principal, tx_id, index_block_hash, block_height, microblock_sequence, tx_index, history_position
             FROM principal_txs
-            WHERE index_block_hash = ? AND principal = ? AND canonical = TRUE AND microblock_canonical = TRUE""";
+            WHERE index_block_hash = ? AND canonical = TRUE AND microblock_canonical = TRUE""";
     static final String SET_HISTORY_POSITION = """
             UPDATE principal_txs SET history_position = ? WHERE principal = ? AND tx_id = ? AND index_block_hash = ?""";
 
@@ -140,14 +147,15 @@ final class WriteSql {
     static final String LOG_POSITION_BELOW = """
             SELECT log_position FROM tx_events
             WHERE contract_id = ? AND log_position IS NOT NULL AND block_height < ?
-            ORDER BY log_position DESC FETCH FIRST 1 ROWS ONLY""";
+            ORDER BY contract_id DESC, log_position DESC FETCH FIRST 1 ROWS ONLY""";
     static final String LOG_NUMBERED_ABOVE = """
             SELECT tx_id, index_block_hash, event_index, block_height, microblock_sequence, tx_index, log_position
             FROM tx_events WHERE contract_id = ? AND log_position > ?""";
     static final String LOG_SERVED_IN_BLOCK = """
-            SELECT tx_id, index_block_hash, event_index, block_height, microblock_sequence, tx_index, log_position
+            SELECT contract_id, tx_id, index_block_hash, event_index, block_height, microblock_sequence, tx_index,
+                log_position
             FROM tx_events
-            WHERE index_block_hash = ? AND contract_id = ? AND canonical = TRUE AND microblock_canonical = TRUE
+            WHERE index_block_hash = ? AND canonical = TRUE AND microblock_canonical = TRUE
               AND event_type = 'smart_contract_log'""";
     static final String SET_LOG_POSITION = """
             UPDATE tx_events SET log_position = ?
