@@ -70,12 +70,10 @@ public final class TsvReplay {
         try (LinePreparer preparer = LinePreparer.start(file)) {
             List<PreparedLine> batch;
             while (!(batch = preparer.nextBatch(BATCH_PAYLOADS, BATCH_BYTES)).isEmpty()) {
-                List<EventIngestor.Delivery> deliveries = new ArrayList<>(batch.size());
                 List<PreparedLine> delivered = new ArrayList<>(batch.size());
                 MalformedPayloadException stop = null;
                 for (PreparedLine line : batch) {
                     if (line.malformed() == null) {
-                        deliveries.add(line.delivery());
                         delivered.add(line);
                     } else if (strict) {
                         stop = new MalformedPayloadException(
@@ -93,7 +91,7 @@ public final class TsvReplay {
                 // Consecutive payloads in one database transaction (see EventIngestor#ingestAll).
                 // Deliveries are done in order: the n-th done is the n-th delivered line.
                 int[] done = {0};
-                ingestor.ingestAll(deliveries, delivery -> {
+                ingestor.ingestAll(delivered.stream().map(PreparedLine::delivery).toList(), delivery -> {
                     lines[0]++;
                     progress.accept(characters[0] += delivered.get(done[0]++).bytes() + 1);
                 });
