@@ -13,13 +13,16 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.WebSocket;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryNotEmptyException;
+import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.Collections;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -27,6 +30,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -187,13 +191,52 @@ final class HeadlessChromium implements AutoCloseable {
         try {
             socket.abort();
         } finally {
+            // Chromium's helpers (network service, renderers) are separate processes that keep writing
+            // into the profile after the browser process is gone; taken before the parent exits, since
+            // orphans are no longer its descendants. A CI run once failed deleting a file the network
+            // service was still replacing.
+            List<ProcessHandle> helpers = process.descendants().toList();
             process.destroy();
             if (!process.waitFor(10, TimeUnit.SECONDS)) {
                 process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
             }
-            try (Stream<Path> files = Files.walk(profile)) {
-                files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            for (ProcessHandle helper : helpers) {
+                helper.destroy();
+                try {
+                    helper.onExit().get(10, TimeUnit.SECONDS);
+                } catch (TimeoutException stillRunning) {
+                    helper.destroyForcibly();
+                }
             }
+            deleteProfile();
+        }
+    }
+
+    /** Removes the temporary profile; files that vanish while it is walked are already gone, not an error. */
+    private void deleteProfile() throws IOException {
+        for (int attempt = 0; attempt < 5 && Files.exists(profile); attempt++) {
+            Files.walkFileTree(profile, new SimpleFileVisitor<>() {
+                @Override
+                public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
+                    Files.deleteIfExists(file);
+                    return FileVisitResult.CONTINUE;
+                }
+
+                @Override
+                public FileVisitResult visitFileFailed(Path file, IOException e) {
+                    return FileVisitResult.CONTINUE;
+                }
+
+                @Override
+                public FileVisitResult postVisitDirectory(Path dir, IOException e) throws IOException {
+                    try {
+                        Files.deleteIfExists(dir);
+                    } catch (DirectoryNotEmptyException refilled) {
+                        // written to during the walk: the next attempt takes it
+                    }
+                    return FileVisitResult.CONTINUE;
+                }
+            });
         }
     }
 }
