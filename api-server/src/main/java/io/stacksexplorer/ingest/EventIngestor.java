@@ -146,6 +146,8 @@ public class EventIngestor {
     public synchronized void ingestAll(List<Delivery> deliveries, Consumer<Delivery> done) {
         writer.inOneTransaction(() -> {
             writer.expectPayloads(deliveries.stream().map(Delivery::raw).toList());
+            writer.expectBlocks(deliveries.stream().filter(d -> d.content() instanceof NodePayloads.Block)
+                    .map(d -> ((NodePayloads.Block) d.content()).block().indexBlockHash()).toList());
             for (int i = 0; i < deliveries.size(); ) {
                 int end = i;
                 while (end < deliveries.size() && deliveries.get(end).content() instanceof List<?>) {

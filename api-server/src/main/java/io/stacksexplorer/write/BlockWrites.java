@@ -81,11 +81,14 @@ final class BlockWrites {
         for (NewTransaction tx : block.transactions()) {
             total = total.plus(tx.cost());
         }
-        sql.update(WriteSql.INSERT_BLOCK, block.indexBlockHash(), block.blockHash(), block.height(),
+        // Queued like the rows (one COPY per batch of blocks on PostgreSQL): a statement that reads
+        // blocks sends it first.
+        sql.addBatch(WriteSql.INSERT_BLOCK, block.indexBlockHash(), block.blockHash(), block.height(),
                 block.parentBlockHash(), block.parentIndexBlockHash(), block.parentMicroblockHash(),
                 block.parentMicroblockSequence(), block.blockTime(), block.burnBlockTime(), block.burnBlockHash(),
                 block.burnBlockHeight(), block.minerTxid(), block.transactions().size(), total.readCount(),
                 total.readLength(), total.runtime(), total.writeCount(), total.writeLength(), canonical);
+        sql.blockWritten(block.indexBlockHash());
 
         ChainRows.Placement at = ChainRows.Placement.of(block, canonical);
         // Chain order within the block, so that appended positions follow it.

@@ -42,6 +42,9 @@ final class ChainRows {
     }
 
     static BlockRef findBlock(Statements sql, String indexBlockHash) throws SQLException {
+        if (sql.knownAbsentBlock(indexBlockHash)) {
+            return null;
+        }
         List<BlockRef> rows = sql.query(WriteSql.BLOCK_BY_INDEX_HASH,
                 rs -> new BlockRef(rs.getString(1), rs.getString(2), rs.getLong(3), rs.getBoolean(4),
                         rs.getString(5), rs.getLong(6)),

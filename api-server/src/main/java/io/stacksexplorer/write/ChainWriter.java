@@ -29,6 +29,7 @@ public class ChainWriter {
     private final Microblocks microblocks;
     private final MempoolWrites mempool;
     private final CommittedCounters committedCounters = new CommittedCounters();
+    private final PendingMempool pendingMempool = new PendingMempool();
     private final StatisticsSchedule statistics = new StatisticsSchedule();
     /** The statements of the transaction {@link #inOneTransaction} holds open on this thread, if any. */
     private final ThreadLocal<Statements> open = new ThreadLocal<>();
@@ -139,6 +140,18 @@ public class ChainWriter {
         });
     }
 
+    /**
+     * Announces the blocks the open transaction ({@link #inOneTransaction}) is about to write: which
+     * of them are stored already is read in one query, so that each block's own existence check
+     * needs no round trip.
+     */
+    public void expectBlocks(List<String> indexBlockHashes) {
+        inTransaction(sql -> {
+            sql.expectBlocks(indexBlockHashes);
+            return null;
+        });
+    }
+
     /** Microblock payloads kept until their parent block {@code indexBlockHash} arrived, in arrival order. */
     public List<StoredPayload> deferredMicroblocks(String indexBlockHash) {
         return inTransaction(sql -> {
@@ -175,6 +188,8 @@ public class ChainWriter {
             }
             return null;
         });
+        // Loaded again, empty, by the next transaction.
+        pendingMempool.invalidate();
     }
 
     /** Adds transactions the node reported entering its mempool; known ones are ignored. */
@@ -289,16 +304,26 @@ public class ChainWriter {
     /** One database transaction; what it cached (counters) is kept only once it committed. */
     private <T> T newTransaction(Work<T> work) {
         Statements[] used = new Statements[1];
-        T result = transactions.executeWrite(status -> {
-            try (Statements sql = new Statements(status.getConnection(), committedCounters)) {
-                used[0] = sql;
-                T value = work.run(sql);
-                sql.finish();
-                return value;
-            } catch (SQLException e) {
-                throw new StorageException("write failed: " + e.getMessage(), e);
-            }
-        });
+        T result;
+        try {
+            result = transactions.executeWrite(status -> {
+                try (Statements sql = new Statements(status.getConnection(), committedCounters, pendingMempool)) {
+                    used[0] = sql;
+                    sql.loadPendingMempoolIfWanted();
+                    T value = work.run(sql);
+                    sql.finish();
+                    return value;
+                } catch (SQLException e) {
+                    throw new StorageException("write failed: " + e.getMessage(), e);
+                }
+            });
+        } catch (RuntimeException e) {
+            // Whether a commit that failed took effect is unknown: the cached committed state is
+            // read from the database again.
+            committedCounters.clear();
+            pendingMempool.invalidate();
+            throw e;
+        }
         used[0].afterCommit();
         if (open.get() == null && statistics.committed(used[0].rowsWritten())) {
             // The tables grew enough that plans made on the old statistics may scan them (StatisticsSchedule).

@@ -29,20 +29,7 @@ final class Counters {
             return;
         }
         if (sql.isPostgres()) {
-            String[] keys = new String[values.size()];
-            Long[] counts = new Long[values.size()];
-            for (int i = 0; i < keys.length; i++) {
-                keys[i] = values.get(i).getKey();
-                counts[i] = values.get(i).getValue();
-            }
-            Set<String> found = new HashSet<>(sql.query(updateAll, rs -> rs.getString(1),
-                    sql.array("varchar", keys), sql.array("bigint", counts)));
-            for (Map.Entry<String, Long> e : values) {
-                if (!found.contains(e.getKey())) {
-                    sql.addBatch(insert, e.getValue(), e.getKey());
-                }
-            }
-            sql.executeBatch(insert);
+            updateAllThenInsert(sql, updateAll, insert, values);
             return;
         }
         for (Map.Entry<String, Long> e : values) {
@@ -58,8 +45,43 @@ final class Counters {
         sql.executeBatch(insert);
     }
 
+    /**
+     * Adds to the pending counts. On PostgreSQL all counters are updated by one statement over
+     * arrays, as {@link #set} does: the end of a replay's database transaction adds to about eighty
+     * principals' counts, 111,243 batched UPDATEs for 1,000,000 transactions.
+     */
     static void addMempoolCounts(Statements sql, Map<String, Long> deltas) throws SQLException {
+        if (deltas.isEmpty()) {
+            return;
+        }
+        if (sql.isPostgres()) {
+            updateAllThenInsert(sql, WriteSql.ADD_MEMPOOL_COUNTS_POSTGRESQL, WriteSql.INSERT_MEMPOOL_COUNT,
+                    new ArrayList<>(deltas.entrySet()));
+            return;
+        }
         add(sql, WriteSql.ADD_MEMPOOL_COUNT, WriteSql.INSERT_MEMPOOL_COUNT, deltas);
+    }
+
+    /**
+     * PostgreSQL: one UPDATE over arrays of keys and values ({@code updateAll} returns the keys it
+     * found), then an INSERT per key it did not find.
+     */
+    private static void updateAllThenInsert(Statements sql, String updateAll, String insert,
+                                            List<Map.Entry<String, Long>> values) throws SQLException {
+        String[] keys = new String[values.size()];
+        Long[] numbers = new Long[values.size()];
+        for (int i = 0; i < keys.length; i++) {
+            keys[i] = values.get(i).getKey();
+            numbers[i] = values.get(i).getValue();
+        }
+        Set<String> found = new HashSet<>(sql.query(updateAll, rs -> rs.getString(1),
+                sql.array("varchar", keys), sql.array("bigint", numbers)));
+        for (Map.Entry<String, Long> e : values) {
+            if (!found.contains(e.getKey())) {
+                sql.addBatch(insert, e.getValue(), e.getKey());
+            }
+        }
+        sql.executeBatch(insert);
     }
 
     /** UPDATE-then-INSERT upsert of counter rows keyed by one string. */

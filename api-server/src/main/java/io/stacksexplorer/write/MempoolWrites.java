@@ -6,7 +6,6 @@ import io.stacksexplorer.codec.Sha512_256;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HashSet;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -36,11 +35,10 @@ final class MempoolWrites {
                 byId.putIfAbsent(txId, tx);
             }
         }
-        Set<String> known = new HashSet<>(sql.queryIn(WriteSql.MEMPOOL_KNOWN_PREFIX, byId.keySet(),
-                rs -> rs.getString(1)));
-        byId.keySet().removeAll(known);
+        Statements.MempoolKnowledge knowledge = sql.mempoolKnownOrMined(byId.keySet());
+        byId.keySet().removeAll(knowledge.known());
         // Reported after it was mined (deliveries can interleave): kept, but not as pending.
-        Set<String> mined = sql.canonicalAmong(byId.keySet());
+        Set<String> mined = knowledge.mined();
         for (Map.Entry<String, NewMempoolTransaction> e : byId.entrySet()) {
             String txId = e.getKey();
             NewMempoolTransaction tx = e.getValue();
@@ -73,13 +71,14 @@ final class MempoolWrites {
                 written.add(txId);
             }
         }
-        Set<String> pending = pendingAmong(sql, written);
+        Set<String> pending = sql.pendingAmong(written);
         if (pending.isEmpty()) {
             return removed;
         }
         List<String> unknownFacts = new ArrayList<>();
         for (String txId : pending) {
             sql.addBatch(WriteSql.SET_MEMPOOL_STATE, true, "pending", txId);
+            sql.pendingChanged(txId, false);
             TxFacts facts = mined.get(txId);
             if (facts == null) {
                 unknownFacts.add(txId);
@@ -123,11 +122,6 @@ final class MempoolWrites {
         Counters.addMempoolCounts(sql, deltas);
     }
 
-    /** Of {@code txIds}, those pending in the mempool: one query per {@value Statements#CHUNK} ids, not one per id. */
-    static Set<String> pendingAmong(Statements sql, Collection<String> txIds) throws SQLException {
-        return new HashSet<>(sql.queryIn(WriteSql.PENDING_AMONG_PREFIX, txIds, rs -> rs.getString(1)));
-    }
-
     /**
      * Takes a pending transaction out of the mempool: mined ({@code droppedStatus} null, status kept)
      * or dropped. Returns false when it was not pending.
@@ -136,11 +130,11 @@ final class MempoolWrites {
         if (sql.unwrittenMempool().contains(txId)) {
             return sql.unwrittenMempool().prune(txId, droppedStatus == null ? "pending" : droppedStatus);
         }
-        List<Boolean> pruned = sql.query(WriteSql.MEMPOOL_TX, rs -> rs.getBoolean(3), txId);
-        if (pruned.isEmpty() || pruned.get(0)) {
+        if (sql.pendingAmong(List.of(txId)).isEmpty()) {
             return false;
         }
         sql.update(WriteSql.SET_MEMPOOL_STATE, true, droppedStatus == null ? "pending" : droppedStatus, txId);
+        sql.pendingChanged(txId, false);
         Map<String, Long> deltas = new HashMap<>();
         for (String principal : sql.query(WriteSql.MEMPOOL_PRINCIPALS_OF_TX, rs -> rs.getString(1), txId)) {
             deltas.put(principal, -1L);
@@ -172,6 +166,7 @@ final class MempoolWrites {
             TxFacts facts = decoder.decode(rawTx);
             sql.update(WriteSql.INSERT_MEMPOOL_TX, txId, rawTx, receiptTime, facts.txType(), facts.nonce(),
                     facts.fee(), facts.senderAddress(), facts.sponsorAddress(), facts.contractId());
+            sql.pendingChanged(txId, true);
             addPrincipals(sql, txId, receiptTime, facts);
             return true;
         }
@@ -179,6 +174,7 @@ final class MempoolWrites {
             return false;
         }
         sql.update(WriteSql.SET_MEMPOOL_STATE, false, "pending", txId);
+        sql.pendingChanged(txId, true);
         addPrincipals(sql, txId, (Long) rows.get(0)[1], decoder.decode((String) rows.get(0)[0]));
         return true;
     }

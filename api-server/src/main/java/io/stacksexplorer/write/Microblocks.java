@@ -25,27 +25,49 @@ final class Microblocks {
     int write(Statements sql, NewMicroblocks micro, ChainRows.BlockRef parent) throws SQLException {
         boolean onTip = parent.indexBlockHash().equals(sql.tip().indexBlockHash());
         Positions positions = sql.positions();
-        Set<String> streams = new HashSet<>();
+        long height = parent.height() + 1;
         Map<String, TxFacts> mined = new LinkedHashMap<>();
         int written = 0;
         String lastHash = null;
         int lastSequence = -1;
         boolean mempoolChanged = false;
+        // What is stored already, in two queries for the whole delivery instead of two per transaction:
+        // microblocks an anchor block confirmed (any fork), and the unanchored rows written before.
+        Set<String> microblockHashes = new HashSet<>();
+        Set<String> txIds = new HashSet<>();
         for (NewTransaction tx : micro.transactions()) {
-            if (sql.exists(WriteSql.MICROBLOCK_CONFIRMED, tx.microblockHash())
-                    || sql.exists(WriteSql.TX_ROW_EXISTS, tx.txId(), tx.microblockHash())) {
+            microblockHashes.add(tx.microblockHash());
+            txIds.add(tx.txId());
+        }
+        Set<String> confirmed = new HashSet<>(sql.queryIn(WriteSql.CONFIRMED_MICROBLOCKS_PREFIX, microblockHashes,
+                rs -> rs.getString(1)));
+        Set<String> stored = new HashSet<>(sql.queryIn(WriteSql.TX_ROWS_PREFIX, txIds,
+                rs -> rs.getString(1) + "/" + rs.getString(2)));
+        for (NewTransaction tx : micro.transactions()) {
+            if (confirmed.contains(tx.microblockHash()) || !stored.add(tx.txId() + "/" + tx.microblockHash())) {
                 continue;
             }
-            ChainRows.Placement at = new ChainRows.Placement(tx.microblockHash(), "0x", parent.height() + 1,
+            ChainRows.Placement at = new ChainRows.Placement(tx.microblockHash(), "0x", height,
                     micro.receiptTime(), -1, -1, micro.parentBurnBlockTime(), parent.blockHash(),
                     parent.indexBlockHash(), true, true, onTip);
-            // Not appended: a stream may arrive out of order; its lists are renumbered below.
-            rows.insertTransaction(sql, at, tx, positions, false);
+            // Not appended: a stream may arrive out of order; its lists are renumbered later.
+            ChainRows.Derived derived = rows.derive(tx);
+            rows.insertTransaction(sql, at, derived, positions, false);
             sql.servedUnanchored(true);
             written++;
             if (onTip) {
-                streams.add(tx.microblockHash());
-                mined.put(tx.txId(), tx.facts());
+                // Renumbered later, once: by the next anchor block (which settles the stream and
+                // marks it again) or at the end of the database transaction (Statements#finish).
+                // The lists are those of the rows just queued: no need to read them back.
+                for (PrincipalActivity a : derived.activities()) {
+                    positions.dirty(Positions.Kind.HISTORY, a.principal(), height, tx.microblockHash());
+                }
+                for (NewEvent event : tx.events()) {
+                    if (event instanceof NewEvent.ContractLog log) {
+                        positions.dirty(Positions.Kind.LOGS, log.contractId(), height, tx.microblockHash());
+                    }
+                }
+                mined.put(tx.txId(), derived.facts());
                 if (tx.microblockSequence() > lastSequence) {
                     lastSequence = tx.microblockSequence();
                     lastHash = tx.microblockHash();
@@ -53,10 +75,6 @@ final class Microblocks {
             }
         }
         mempoolChanged |= MempoolWrites.removeMined(sql, mined);
-        for (String stream : streams) {
-            positions.dirty(stream);
-        }
-        positions.renumber();
         if (lastHash != null) {
             sql.update(WriteSql.SET_TIP_MICROBLOCK, lastHash, lastSequence, parent.indexBlockHash(), lastSequence);
         }

@@ -25,10 +25,10 @@ final class Positions {
 
     /** The two numbered lists, with their SQL. */
     enum Kind {
-        HISTORY(2, WriteSql.HISTORY_KEYS_OF_BLOCK, WriteSql.HISTORY_POSITION_BELOW, WriteSql.HISTORY_NUMBERED_ABOVE,
+        HISTORY(2, WriteSql.HISTORY_KEYS_OF_BLOCK, WriteSql.HISTORY_RENUMBER_FROM,
                 WriteSql.HISTORY_SERVED_IN_BLOCK, WriteSql.SET_HISTORY_POSITION, WriteSql.PRINCIPAL_COUNT,
                 WriteSql.SET_PRINCIPAL_COUNT, WriteSql.SET_PRINCIPAL_COUNTS_POSTGRESQL, WriteSql.INSERT_PRINCIPAL_COUNT),
-        LOGS(3, WriteSql.LOG_KEYS_OF_BLOCK, WriteSql.LOG_POSITION_BELOW, WriteSql.LOG_NUMBERED_ABOVE,
+        LOGS(3, WriteSql.LOG_KEYS_OF_BLOCK, WriteSql.LOG_RENUMBER_FROM,
                 WriteSql.LOG_SERVED_IN_BLOCK, WriteSql.SET_LOG_POSITION, WriteSql.CONTRACT_LOG_COUNT,
                 WriteSql.SET_CONTRACT_LOG_COUNT, WriteSql.SET_CONTRACT_LOG_COUNTS_POSTGRESQL,
                 WriteSql.INSERT_CONTRACT_LOG_COUNT);
@@ -39,8 +39,7 @@ final class Positions {
          */
         final int keyColumns;
         final String keysOfBlock;
-        final String positionBelow;
-        final String numberedAbove;
+        final String renumberFrom;
         final String servedInBlock;
         final String setPosition;
         final String count;
@@ -48,12 +47,11 @@ final class Positions {
         final String setCountsPostgresql;
         final String insertCount;
 
-        Kind(int keyColumns, String keysOfBlock, String positionBelow, String numberedAbove, String servedInBlock,
+        Kind(int keyColumns, String keysOfBlock, String renumberFrom, String servedInBlock,
              String setPosition, String count, String setCount, String setCountsPostgresql, String insertCount) {
             this.keyColumns = keyColumns;
             this.keysOfBlock = keysOfBlock;
-            this.positionBelow = positionBelow;
-            this.numberedAbove = numberedAbove;
+            this.renumberFrom = renumberFrom;
             this.servedInBlock = servedInBlock;
             this.setPosition = setPosition;
             this.count = count;
@@ -161,11 +159,19 @@ final class Positions {
         for (Kind kind : Kind.values()) {
             for (Object[] row : sql.query(kind.keysOfBlock, rs -> new Object[]{rs.getString(1), rs.getLong(2)},
                     indexBlockHash)) {
-                String key = (String) row[0];
-                dirtyFrom.get(kind).merge(key, (Long) row[1], Math::min);
-                dirtyBlocks.get(kind).computeIfAbsent(key, k -> new HashSet<>()).add(indexBlockHash);
+                dirty(kind, (String) row[0], (Long) row[1], indexBlockHash);
             }
         }
+    }
+
+    /**
+     * Marks one list for renumbering from {@code height}, for rows of {@code indexBlockHash} (a
+     * block or microblock stream) that the caller knows without reading them back: rows it has
+     * just queued.
+     */
+    void dirty(Kind kind, String key, long height, String indexBlockHash) {
+        dirtyFrom.get(kind).merge(key, height, Math::min);
+        dirtyBlocks.get(kind).computeIfAbsent(key, k -> new HashSet<>()).add(indexBlockHash);
     }
 
     /**
@@ -183,11 +189,15 @@ final class Positions {
             Map<String, Map<String, List<Object[]>>> servedOfBlock = new HashMap<>();
             for (Map.Entry<String, Long> d : dirtyFrom.get(kind).entrySet()) {
                 String key = d.getKey();
-                List<Long> below = sql.query(kind.positionBelow, rs -> rs.getLong(1), key, d.getValue());
-                long position = below.isEmpty() ? 0 : below.get(0);
+                long position = 0;
                 Map<String, Object[]> served = new HashMap<>();
-                for (Object[] row : sql.query(kind.numberedAbove, Positions::columns, key, position)) {
-                    served.put(kind.keyOf(row), row);
+                for (Object[] row : sql.query(kind.renumberFrom, Positions::columns, key, d.getValue(), key)) {
+                    // The newest position below, then (unless none) a row numbered above it.
+                    position = ((Number) row[0]).longValue();
+                    if (row[1] != null) {
+                        Object[] numbered = Arrays.copyOfRange(row, 1, row.length);
+                        served.put(kind.keyOf(numbered), numbered);
+                    }
                 }
                 for (String block : dirtyBlocks.get(kind).getOrDefault(key, Set.of())) {
                     if (!servedOfBlock.containsKey(block)) {

@@ -65,10 +65,19 @@ final class Statements implements AutoCloseable {
     private final Set<String> storedPayloads = new HashSet<>();
 
     private final CommittedCounters committedCounters;
+    private final PendingMempool pendingMempool;
+    /** Pending states this transaction set, by transaction id (true: pending); for {@link #pendingMempool}. */
+    private final Map<String, Boolean> pendingChanges = new HashMap<>();
 
     Statements(Connection connection, CommittedCounters committedCounters) throws SQLException {
+        this(connection, committedCounters, new PendingMempool());
+    }
+
+    Statements(Connection connection, CommittedCounters committedCounters, PendingMempool pendingMempool)
+            throws SQLException {
         this.connection = connection;
         this.committedCounters = committedCounters;
+        this.pendingMempool = pendingMempool;
         this.postgres = "PostgreSQL".equals(connection.getMetaData().getDatabaseProductName());
         // -Dstacks.write.copy=false: batched rows go as multi-row INSERTs on PostgreSQL too (for comparison).
         boolean copy = Boolean.parseBoolean(System.getProperty("stacks.write.copy", "true"));
@@ -84,6 +93,42 @@ final class Statements implements AutoCloseable {
         if (positions != null) {
             committedCounters.commit(positions.finalCounters());
         }
+        pendingMempool.commit(pendingChanges);
+    }
+
+    /**
+     * Loads the committed pending mempool ids when they are not known yet. Call as the first
+     * statement of the transaction, before it writes anything, so that only committed rows are read.
+     */
+    void loadPendingMempoolIfWanted() throws SQLException {
+        if (pendingMempool.wantsLoad()) {
+            pendingMempool.load(query(WriteSql.PENDING_MEMPOOL_IDS, rs -> rs.getString(1),
+                    PendingMempool.MAX_PENDING + 1));
+        }
+    }
+
+    /** A written mempool row became pending ({@code true}) or stopped being pending. */
+    void pendingChanged(String txId, boolean pending) {
+        pendingChanges.put(txId, pending);
+    }
+
+    /**
+     * Of {@code txIds}, those pending in the mempool's written rows (not the held-back ones of
+     * {@link UnwrittenMempool}): from memory when the committed pending ids are known
+     * ({@link PendingMempool}) plus this transaction's changes, else one query per {@value #CHUNK} ids.
+     */
+    Set<String> pendingAmong(Collection<String> txIds) throws SQLException {
+        if (!pendingMempool.known()) {
+            return new HashSet<>(queryIn(WriteSql.PENDING_AMONG_PREFIX, txIds, rs -> rs.getString(1)));
+        }
+        Set<String> pending = new HashSet<>();
+        for (String txId : txIds) {
+            Boolean changed = pendingChanges.get(txId);
+            if (changed != null ? changed : pendingMempool.isPending(txId)) {
+                pending.add(txId);
+            }
+        }
+        return pending;
     }
 
     /** The position numbering of this database transaction (its counters are written by {@link #finish}). */
@@ -174,6 +219,38 @@ final class Statements implements AutoCloseable {
         return true;
     }
 
+    /**
+     * Blocks announced by {@link #expectBlocks} that are not stored: {@link ChainRows#findBlock}
+     * answers for them without a query. A block leaves the set when this transaction writes it
+     * ({@link #blockWritten}); nothing else inserts blocks (one writer), so the set stays true.
+     */
+    private final Set<String> absentBlocks = new HashSet<>();
+
+    /**
+     * Learns in one query per {@value #CHUNK} hashes which of the blocks this transaction is about
+     * to write are stored already: one round trip for a replay's batch instead of one per block.
+     */
+    void expectBlocks(Collection<String> indexBlockHashes) throws SQLException {
+        Set<String> unknown = new HashSet<>(indexBlockHashes);
+        unknown.removeAll(absentBlocks);
+        if (unknown.isEmpty()) {
+            return;
+        }
+        List<String> stored = queryIn(WriteSql.BLOCKS_STORED_PREFIX, unknown, rs -> rs.getString(1));
+        unknown.removeAll(stored);
+        absentBlocks.addAll(unknown);
+    }
+
+    /** True when {@code indexBlockHash} is known not to be stored (announced, not written since). */
+    boolean knownAbsentBlock(String indexBlockHash) {
+        return absentBlocks.contains(indexBlockHash);
+    }
+
+    /** This transaction wrote (queued) the block: no longer absent. */
+    void blockWritten(String indexBlockHash) {
+        absentBlocks.remove(indexBlockHash);
+    }
+
     /** Inserts the queued payloads now (before reading node_events; ids follow arrival order). */
     void flushPayloads() throws SQLException {
         executeBatch(WriteSql.INSERT_NODE_EVENT);
@@ -183,6 +260,8 @@ final class Statements implements AutoCloseable {
     void finish() throws SQLException {
         unwrittenMempool.flush(this);
         if (positions != null) {
+            // Microblocks leave their lists dirty (Microblocks#write): renumbered here at the latest.
+            positions.renumber();
             positions.storeCounters();
         }
         if (mempoolChanged) {
@@ -198,24 +277,33 @@ final class Statements implements AutoCloseable {
     /** Keys per chunk of {@link #queryIn}. */
     static final int CHUNK = 64;
 
+    /** The placeholders of one chunk of keys: "?, …, ?" ({@value #CHUNK} of them). */
+    static final String CHUNK_PLACEHOLDERS = String.join(", ", java.util.Collections.nCopies(CHUNK, "?"));
+
     /**
      * Runs {@code prefix} + "?, …, ?)" for {@code keys}, {@value #CHUNK} keys per query (unused
      * places bound to NULL, so one prepared statement serves every chunk): a bulk existence check
      * in a few round trips instead of one per key.
      */
     <T> List<T> queryIn(String prefix, Collection<String> keys, RowMapper<T> mapper) throws SQLException {
-        return queryIn(prefix, keys, mapper, true);
+        return queryChunks(prefix + CHUNK_PLACEHOLDERS + ")", keys, 1, true, mapper);
     }
 
-    private <T> List<T> queryIn(String prefix, Collection<String> keys, RowMapper<T> mapper, boolean flush)
-            throws SQLException {
-        String sql = prefix + String.join(", ", java.util.Collections.nCopies(CHUNK, "?")) + ")";
+    /**
+     * Runs {@code sql}, whose parameters are {@code bindings} groups of {@value #CHUNK}
+     * placeholders, once per chunk of {@code keys}, each group bound to the chunk (unused places to
+     * NULL). With {@code flush}, the rows queued for its tables are sent first ({@link #query}).
+     */
+    private <T> List<T> queryChunks(String sql, Collection<String> keys, int bindings, boolean flush,
+                                    RowMapper<T> mapper) throws SQLException {
         List<String> list = new ArrayList<>(keys);
         List<T> rows = new ArrayList<>();
         for (int from = 0; from < list.size(); from += CHUNK) {
-            Object[] params = new Object[CHUNK];
+            Object[] params = new Object[bindings * CHUNK];
             for (int i = 0; i < CHUNK && from + i < list.size(); i++) {
-                params[i] = list.get(from + i);
+                for (int group = 0; group < bindings; group++) {
+                    params[group * CHUNK + i] = list.get(from + i);
+                }
             }
             rows.addAll(flush ? query(sql, mapper, params) : queryPastTheQueue(sql, mapper, params));
         }
@@ -233,19 +321,35 @@ final class Statements implements AutoCloseable {
         queuedCanonicalTxs.add(txId);
     }
 
+    /** What the mempool check of new transactions learns ({@link #mempoolKnownOrMined}). */
+    record MempoolKnowledge(Set<String> known, Set<String> mined) {
+    }
+
     /**
-     * Of {@code txIds}, those mined on the canonical chain and served: the database's rows plus the
-     * queued ones, without sending the queue. (Asked for each run of mempool deliveries between two
-     * blocks, it would otherwise send the transactions of every block in a COPY of their own.)
+     * Of {@code txIds}: those {@code mempool_txs} holds already (pending or not), and those mined on
+     * the canonical chain and served (the database's rows plus the queued ones). One query per
+     * {@value #CHUNK} ids for both questions: a replay asks them for every run of mempool
+     * deliveries between two blocks. Queued mempool inserts are sent first; queued transactions are
+     * not, which would send the rows of every block in a COPY of their own: they are accounted for
+     * here instead (their flags cannot change while they wait, since every statement that flips
+     * flags names txs and so sends them first).
      */
-    Set<String> canonicalAmong(Collection<String> txIds) throws SQLException {
-        Set<String> found = new HashSet<>(queryIn(WriteSql.CANONICAL_AMONG_PREFIX, txIds, rs -> rs.getString(1), false));
+    MempoolKnowledge mempoolKnownOrMined(Collection<String> txIds) throws SQLException {
+        // Only inserts change which ids the mempool holds: queued state changes (pruned, status)
+        // stay queued instead of costing a round trip before every run of mempool deliveries.
+        executeBatch(WriteSql.INSERT_MEMPOOL_TX_STATE);
+        Set<String> known = new HashSet<>();
+        Set<String> mined = new HashSet<>();
+        for (Object[] row : queryChunks(WriteSql.MEMPOOL_KNOWN_OR_MINED, txIds, 2, false,
+                rs -> new Object[]{rs.getString(1), rs.getInt(2)})) {
+            ((Integer) row[1] == 1 ? mined : known).add((String) row[0]);
+        }
         for (String txId : txIds) {
             if (queuedCanonicalTxs.contains(txId)) {
-                found.add(txId);
+                mined.add(txId);
             }
         }
-        return found;
+        return new MempoolKnowledge(known, mined);
     }
 
     /** Whether no payload waits for its parent block: known for the rest of this transaction once read. */

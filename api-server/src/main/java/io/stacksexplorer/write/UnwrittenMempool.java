@@ -82,6 +82,7 @@ final class UnwrittenMempool {
             sql.addBatch(WriteSql.INSERT_MEMPOOL_TX_STATE, e.txId, tx.rawTx(), tx.receiptTime(), e.status, e.pruned,
                     e.facts.txType(), e.facts.nonce(), e.facts.fee(), e.facts.senderAddress(),
                     e.facts.sponsorAddress(), e.facts.contractId());
+            sql.pendingChanged(e.txId, !e.pruned);
             if (!e.pruned) {
                 for (String principal : e.facts.directPrincipals()) {
                     sql.addBatch(WriteSql.INSERT_MEMPOOL_PRINCIPAL, principal, e.txId, tx.receiptTime());

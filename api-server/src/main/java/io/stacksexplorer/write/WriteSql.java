@@ -18,6 +18,9 @@ final class WriteSql {
             SELECT index_block_hash, parent_index_block_hash, block_height, canonical, block_hash, block_time
             FROM blocks WHERE index_block_hash = ?""";
 
+    /** Followed by the placeholders of a chunk of hashes and ")". */
+    static final String BLOCKS_STORED_PREFIX = "SELECT index_block_hash FROM blocks WHERE index_block_hash IN (";
+
     static final String ANY_BLOCK = "SELECT 1 FROM blocks FETCH FIRST 1 ROWS ONLY";
 
     static final String CANONICAL_BLOCKS_ABOVE = """
@@ -102,6 +105,9 @@ final class WriteSql {
             "INSERT INTO contract_log_stats (event_count, contract_id) VALUES (?, ?)";
     static final String ADD_MEMPOOL_COUNT =
             "UPDATE mempool_principal_stats SET pending_count = pending_count + ? WHERE principal = ?";
+    static final String ADD_MEMPOOL_COUNTS_POSTGRESQL = """
+            UPDATE mempool_principal_stats AS s SET pending_count = s.pending_count + v.d
+            FROM UNNEST(?::varchar[], ?::bigint[]) AS v (k, d) WHERE s.principal = v.k RETURNING s.principal""";
     static final String INSERT_MEMPOOL_COUNT =
             "INSERT INTO mempool_principal_stats (pending_count, principal) VALUES (?, ?)";
 
@@ -120,15 +126,18 @@ final class WriteSql {
      * its planner uses an index's order only when the ORDER BY spells the index's leading columns,
      * and without them it read a principal's whole history for every block that touched it.
      */
-    /** The position of the newest numbered row below a height (walks the position index from the top). */
-    static final String HISTORY_POSITION_BELOW = """
-            SELECT history_position FROM principal_txs
-            WHERE principal = ? AND history_position IS NOT NULL AND block_height < ?
-            ORDER BY principal DESC, history_position DESC FETCH FIRST 1 ROWS ONLY""";
-    /** Rows numbered above a position: key columns, chain-order columns, position. */
-    static final String HISTORY_NUMBERED_ABOVE = """
-            SELECT tx_id, index_block_hash, block_height, microblock_sequence, tx_index, history_position
-            FROM principal_txs WHERE principal = ? AND history_position > ?""";
+    /**
+     * The position of the newest numbered row below a height (0 when none), then the rows numbered
+     * above it (key columns, chain-order columns, position), in one statement: a row of the
+     * position alone (nulls after it) when none is numbered above.
+     */
+    static final String HISTORY_RENUMBER_FROM = """
+            SELECT b.below, t.tx_id, t.index_block_hash, t.block_height, t.microblock_sequence, t.tx_index,
+                t.history_position
+            FROM (SELECT COALESCE((SELECT history_position FROM principal_txs
+                    WHERE principal = ? AND history_position IS NOT NULL AND block_height < ?
+                    ORDER BY principal DESC, history_position DESC FETCH FIRST 1 ROWS ONLY), 0) AS below) b
+            LEFT JOIN principal_txs t ON t.principal = ? AND t.history_position > b.below""";
     /**
      * Served rows of one block, each led by its principal, then the same columns. One read per
      * changed block, not per block and principal; and it names only the block, so that H2 cannot
@@ -144,13 +153,13 @@ final class WriteSql {
     static final String LOG_KEYS_OF_BLOCK = """
             SELECT contract_id, MIN(block_height) FROM tx_events
             WHERE index_block_hash = ? AND event_type = 'smart_contract_log' GROUP BY contract_id""";
-    static final String LOG_POSITION_BELOW = """
-            SELECT log_position FROM tx_events
-            WHERE contract_id = ? AND log_position IS NOT NULL AND block_height < ?
-            ORDER BY contract_id DESC, log_position DESC FETCH FIRST 1 ROWS ONLY""";
-    static final String LOG_NUMBERED_ABOVE = """
-            SELECT tx_id, index_block_hash, event_index, block_height, microblock_sequence, tx_index, log_position
-            FROM tx_events WHERE contract_id = ? AND log_position > ?""";
+    static final String LOG_RENUMBER_FROM = """
+            SELECT b.below, t.tx_id, t.index_block_hash, t.event_index, t.block_height, t.microblock_sequence,
+                t.tx_index, t.log_position
+            FROM (SELECT COALESCE((SELECT log_position FROM tx_events
+                    WHERE contract_id = ? AND log_position IS NOT NULL AND block_height < ?
+                    ORDER BY contract_id DESC, log_position DESC FETCH FIRST 1 ROWS ONLY), 0) AS below) b
+            LEFT JOIN tx_events t ON t.contract_id = ? AND t.log_position > b.below""";
     static final String LOG_SERVED_IN_BLOCK = """
             SELECT contract_id, tx_id, index_block_hash, event_index, block_height, microblock_sequence, tx_index,
                 log_position
@@ -163,12 +172,21 @@ final class WriteSql {
 
     // --- mempool ------------------------------------------------------------------------------
 
+    /** The pending ids, at most as many as bound (PendingMempool loads them once). */
+    static final String PENDING_MEMPOOL_IDS = "SELECT tx_id FROM mempool_txs WHERE pruned = FALSE FETCH FIRST ? ROWS ONLY";
     /** Followed by the placeholders of a chunk of ids and ")". */
     static final String PENDING_AMONG_PREFIX = "SELECT tx_id FROM mempool_txs WHERE pruned = FALSE AND tx_id IN (";
 
-    static final String MEMPOOL_KNOWN_PREFIX = "SELECT tx_id FROM mempool_txs WHERE tx_id IN (";
-    static final String CANONICAL_AMONG_PREFIX =
-            "SELECT tx_id FROM txs WHERE canonical = TRUE AND microblock_canonical = TRUE AND tx_id IN (";
+    /**
+     * Of a chunk of ids (bound twice): those the mempool holds (pending or not), with 0, and those
+     * mined on the canonical chain and served, with 1. Both questions a run of new mempool
+     * transactions asks, in one round trip.
+     */
+    static final String MEMPOOL_KNOWN_OR_MINED =
+            "SELECT tx_id, 0 FROM mempool_txs WHERE tx_id IN (" + Statements.CHUNK_PLACEHOLDERS + ")"
+            + " UNION ALL SELECT tx_id, 1 FROM txs WHERE canonical = TRUE AND microblock_canonical = TRUE"
+            + " AND tx_id IN (" + Statements.CHUNK_PLACEHOLDERS + ")";
+
     static final String MEMPOOL_PRINCIPALS_AMONG_PREFIX = "SELECT principal FROM mempool_principals WHERE tx_id IN (";
 
     static final String INSERT_MEMPOOL_TX_STATE = """
@@ -218,14 +236,16 @@ final class WriteSql {
     // --- microblocks --------------------------------------------------------------------------
 
     /**
-     * Whether an anchor block (any fork) confirmed this microblock. {@code <> '0x'} (anchor-block
-     * transactions) repeats the partial index's predicate (PostgreSQL, V105) for generic plans.
+     * Of a chunk of microblock hashes, those an anchor block (any fork) confirmed. {@code <> '0x'}
+     * (anchor-block transactions) repeats the partial index's predicate (PostgreSQL, V105) for
+     * generic plans. Followed by the placeholders and ")".
      */
-    static final String MICROBLOCK_CONFIRMED =
-            "SELECT 1 FROM txs WHERE microblock_hash = ? AND microblock_hash <> '0x' AND is_unanchored = FALSE"
-            + " FETCH FIRST 1 ROWS ONLY";
+    static final String CONFIRMED_MICROBLOCKS_PREFIX = """
+            SELECT DISTINCT microblock_hash FROM txs
+            WHERE microblock_hash <> '0x' AND is_unanchored = FALSE AND microblock_hash IN (""";
 
-    static final String TX_ROW_EXISTS = "SELECT 1 FROM txs WHERE tx_id = ? AND index_block_hash = ?";
+    /** The rows (transaction id, block or microblock) of a chunk of transaction ids. */
+    static final String TX_ROWS_PREFIX = "SELECT tx_id, index_block_hash FROM txs WHERE tx_id IN (";
 
     /**
      * Served unanchored streams (keyed by microblock hash) with their height; an anchor block

@@ -94,6 +94,40 @@ abstract class ReorgContract {
         }
     }
 
+    /**
+     * The writer keeps the pending mempool ids in memory (PendingMempool); a database transaction
+     * that rolls back must leave them as the database has them. Here a block that mines a pending
+     * transaction is rolled back: written again afterwards, it must still take the transaction out
+     * of the mempool (a cache that kept the rolled-back change would leave it pending forever).
+     */
+    @Test
+    void rolledBackBlockLeavesThePendingMempoolAsStored() {
+        List<NewBlock> chain = DemoChain.generate(DemoChain.DEFAULT_SEED).blocks().subList(0, 20);
+        NewBlock b20 = chain.get(19);
+        NewTransaction mined = b20.transactions().get(b20.transactions().size() - 1);
+        String sender = StacksTransaction.decodeHex(mined.rawTx()).senderAddress().toString();
+        try (ApiServer api = ApiServer.start(database())) {
+            for (NewBlock block : chain.subList(0, 19)) {
+                api.writer().writeBlock(block);
+            }
+            api.writer().addMempoolTransactions(List.of(new NewMempoolTransaction(mined.rawTx(), 1704000000L)));
+            assertEquals(1, mempoolTotal(api, sender));
+
+            IllegalStateException crash = new IllegalStateException("crash after the block was written");
+            assertEquals(crash, org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class,
+                    () -> api.writer().inOneTransaction(() -> {
+                        api.writer().writeBlock(b20);
+                        throw crash;
+                    })));
+            assertEquals(1, mempoolTotal(api, sender), "rolled back: still pending");
+            assertTrue(lookup(api, mined.txId()).get("result").has("receipt_time"));
+
+            api.writer().writeBlock(b20);
+            assertEquals(0, mempoolTotal(api, sender), "mined now");
+            assertEquals(b20.blockHash(), lookup(api, mined.txId()).at("/result/block_hash").asText());
+        }
+    }
+
     private static NewBlock sibling(NewBlock original, String tag, List<NewTransaction> txs) {
         return new NewBlock("0x" + tag.repeat(32), "0x" + "e0".repeat(32), original.height(),
                 original.parentBlockHash(), original.parentIndexBlockHash(), original.parentMicroblockHash(),
