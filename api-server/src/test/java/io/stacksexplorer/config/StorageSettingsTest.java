@@ -2,6 +2,10 @@ package io.stacksexplorer.config;
 
 import org.junit.jupiter.api.Test;
 
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -27,6 +31,22 @@ class StorageSettingsTest {
                 .toString().startsWith("jdbc:h2:mem:stacks-explorer;DB_CLOSE_DELAY=-1"));
         assertTrue(StorageSettings.properties(Map.of("H2_FILE", "/var/lib/explorer/db")).get("datasources.default.url")
                 .toString().startsWith("jdbc:h2:file:/var/lib/explorer/db;"));
+    }
+
+    /**
+     * A pooled H2 session serves every route, and together they prepare more statements than H2's
+     * default query cache (8) holds: each request would parse and plan its statements again.
+     */
+    @Test
+    void embeddedSessionsKeepEnoughParsedStatementsForEveryRoute() throws SQLException {
+        String url = StorageSettings.properties(Map.of("H2_IN_MEMORY", "true")).get("datasources.default.url")
+                .toString().replace("mem:stacks-explorer", "mem:storage-settings-test");
+        try (Connection connection = DriverManager.getConnection(url, "sa", "");
+             ResultSet rs = connection.createStatement().executeQuery("SELECT SETTING_VALUE"
+                     + " FROM INFORMATION_SCHEMA.SETTINGS WHERE SETTING_NAME = 'QUERY_CACHE_SIZE'")) {
+            assertTrue(rs.next(), "H2 reports its query cache size");
+            assertEquals(64, Integer.parseInt(rs.getString(1)));
+        }
     }
 
     @Test
