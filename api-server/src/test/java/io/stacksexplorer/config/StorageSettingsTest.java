@@ -1,7 +1,9 @@
 package io.stacksexplorer.config;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
@@ -41,11 +43,37 @@ class StorageSettingsTest {
     void embeddedSessionsKeepEnoughParsedStatementsForEveryRoute() throws SQLException {
         String url = StorageSettings.properties(Map.of("H2_IN_MEMORY", "true")).get("datasources.default.url")
                 .toString().replace("mem:stacks-explorer", "mem:storage-settings-test");
-        try (Connection connection = DriverManager.getConnection(url, "sa", "");
-             ResultSet rs = connection.createStatement().executeQuery("SELECT SETTING_VALUE"
-                     + " FROM INFORMATION_SCHEMA.SETTINGS WHERE SETTING_NAME = 'QUERY_CACHE_SIZE'")) {
-            assertTrue(rs.next(), "H2 reports its query cache size");
-            assertEquals(64, Integer.parseInt(rs.getString(1)));
+        try (Connection connection = DriverManager.getConnection(url, "sa", "")) {
+            assertEquals(64, Integer.parseInt(setting(connection, "QUERY_CACHE_SIZE")));
+        }
+    }
+
+    /** H2_COMPRESS=true compresses the embedded file's pages; a file written uncompressed still opens. */
+    @Test
+    void compressedEmbeddedFileWhenAskedOpensAnUncompressedOne(@TempDir Path dir) throws SQLException {
+        Path file = dir.resolve("db");
+        String plainUrl = StorageSettings.properties(Map.of("H2_FILE", file.toString())).get("datasources.default.url")
+                .toString();
+        try (Connection plain = DriverManager.getConnection(plainUrl, "sa", "")) {
+            assertEquals("FALSE", setting(plain, "COMPRESS"), "uncompressed unless asked");
+            plain.createStatement().execute("CREATE TABLE written_before (hash VARCHAR(66))");
+            plain.createStatement().execute("INSERT INTO written_before VALUES ('0x00')");
+        }
+        String url = StorageSettings.properties(Map.of("H2_FILE", file.toString(), "H2_COMPRESS", "true"))
+                .get("datasources.default.url").toString();
+        try (Connection compressed = DriverManager.getConnection(url, "sa", "");
+             ResultSet before = compressed.createStatement().executeQuery("SELECT hash FROM written_before")) {
+            assertEquals("TRUE", setting(compressed, "COMPRESS"));
+            assertTrue(before.next(), "the uncompressed file's rows are read");
+            assertEquals("0x00", before.getString(1));
+        }
+    }
+
+    private static String setting(Connection connection, String name) throws SQLException {
+        try (ResultSet rs = connection.createStatement().executeQuery(
+                "SELECT SETTING_VALUE FROM INFORMATION_SCHEMA.SETTINGS WHERE SETTING_NAME = '" + name + "'")) {
+            assertTrue(rs.next(), "H2 reports " + name);
+            return rs.getString(1).toUpperCase(java.util.Locale.ROOT);
         }
     }
 
