@@ -90,13 +90,13 @@ final class ChainRows {
     /**
      * Queues the rows of one transaction (batched; the caller executes the batches). Served rows get
      * the next positions when {@code append} (a canonical block on the tip); otherwise none, and
-     * the caller marks them for renumbering.
+     * their lists are marked for renumbering from this height (the rows just queued name them, so
+     * nothing is read back).
      */
     void insertTransaction(Statements sql, Placement at, Derived derived, Positions positions, boolean append)
             throws SQLException {
         NewTransaction tx = derived.tx();
         TxFacts facts = derived.facts();
-        boolean numbered = append && at.counted();
         String microblockHash = tx.inMicroblock() ? tx.microblockHash() : "0x";
         int microblockSequence = tx.inMicroblock() ? tx.microblockSequence() : NewTransaction.ANCHOR_BLOCK_SEQUENCE;
         ExecutionCost cost = tx.cost();
@@ -114,8 +114,8 @@ final class ChainRows {
 
         int eventIndex = 0;
         for (NewEvent event : tx.events()) {
-            Long position = numbered && event instanceof NewEvent.ContractLog log
-                    ? positions.next(Positions.Kind.LOGS, log.contractId()) : null;
+            Long position = event instanceof NewEvent.ContractLog log
+                    ? position(positions, at, append, Positions.Kind.LOGS, log.contractId()) : null;
             insertEvent(sql, at, tx, microblockSequence, eventIndex++, event, position);
         }
         for (PrincipalActivity a : derived.activities()) {
@@ -124,13 +124,29 @@ final class ChainRows {
                     a.stxSent(), a.stxReceived(),
                     a.stxTransfer(), a.stxMint(), a.stxBurn(), a.ftTransfer(), a.ftMint(), a.ftBurn(),
                     a.nftTransfer(), a.nftMint(), a.nftBurn(),
-                    numbered ? positions.next(Positions.Kind.HISTORY, a.principal()) : null);
+                    position(positions, at, append, Positions.Kind.HISTORY, a.principal()));
         }
         if ("smart_contract".equals(facts.txType())) {
             sql.addBatch(WriteSql.INSERT_SMART_CONTRACT, facts.contractId(), tx.txId(), at.indexBlockHash(),
                     at.height(), microblockSequence, tx.txIndex(), at.canonical(), at.microblockCanonical(),
                     tx.status().apiName(), tx.contractAbi());
         }
+    }
+
+    /**
+     * The position of a row in list {@code key}: the next one when appended, none for rows not
+     * served; a served row that is not appended (a microblock stream) marks its list instead.
+     */
+    private static Long position(Positions positions, Placement at, boolean append, Positions.Kind kind,
+                                 String key) throws SQLException {
+        if (!at.counted()) {
+            return null;
+        }
+        if (append) {
+            return positions.next(kind, key);
+        }
+        positions.dirty(kind, key, at.height(), at.indexBlockHash());
+        return null;
     }
 
     private static void insertEvent(Statements sql, Placement at, NewTransaction tx, int microblockSequence,

@@ -50,23 +50,15 @@ final class Microblocks {
             ChainRows.Placement at = new ChainRows.Placement(tx.microblockHash(), "0x", height,
                     micro.receiptTime(), -1, -1, micro.parentBurnBlockTime(), parent.blockHash(),
                     parent.indexBlockHash(), true, true, onTip);
-            // Not appended: a stream may arrive out of order; its lists are renumbered later.
+            // Not appended: a stream may arrive out of order. insertTransaction marks the lists of the
+            // served rows instead; they are renumbered once, by the next anchor block (which settles
+            // the stream and marks them again) or at the end of the database transaction
+            // (Statements#finish).
             ChainRows.Derived derived = rows.derive(tx);
             rows.insertTransaction(sql, at, derived, positions, false);
             sql.servedUnanchored(true);
             written++;
             if (onTip) {
-                // Renumbered later, once: by the next anchor block (which settles the stream and
-                // marks it again) or at the end of the database transaction (Statements#finish).
-                // The lists are those of the rows just queued: no need to read them back.
-                for (PrincipalActivity a : derived.activities()) {
-                    positions.dirty(Positions.Kind.HISTORY, a.principal(), height, tx.microblockHash());
-                }
-                for (NewEvent event : tx.events()) {
-                    if (event instanceof NewEvent.ContractLog log) {
-                        positions.dirty(Positions.Kind.LOGS, log.contractId(), height, tx.microblockHash());
-                    }
-                }
                 mined.put(tx.txId(), derived.facts());
                 if (tx.microblockSequence() > lastSequence) {
                     lastSequence = tx.microblockSequence();

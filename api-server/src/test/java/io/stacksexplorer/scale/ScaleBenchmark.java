@@ -259,9 +259,10 @@ class ScaleBenchmark {
      * before.
      */
     private Map<String, double[]> measureRoutes(ApiServer api, Map<String, String> routes) throws Exception {
+        URI base = base(api);
         List<URI> uris = new ArrayList<>();
         for (String path : routes.values()) {
-            uris.add(base(api).resolve(path));
+            uris.add(base.resolve(path));
         }
         List<double[]> measured = measureInterleaved(uris);
         Map<String, double[]> results = new LinkedHashMap<>();
