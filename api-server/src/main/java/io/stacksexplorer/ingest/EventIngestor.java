@@ -46,6 +46,7 @@ public class EventIngestor {
         return stats.snapshot();
     }
 
+
     /**
      * Ingests one delivery.
      *
@@ -84,6 +85,11 @@ public class EventIngestor {
      */
     public <T> T inOneTransaction(Supplier<T> work) {
         return writer.inOneTransaction(work);
+    }
+
+    /** Forces what was committed to the disk (embedded database; see {@link ChainWriter#forceToDisk}). */
+    public void forceToDisk() {
+        writer.forceToDisk();
     }
 
     /** After a bulk load: fresh planner statistics (see {@link ChainWriter#refreshStatistics}). */
@@ -228,6 +234,17 @@ public class EventIngestor {
             block = genesis.intoBlockOne(block, writer::storedPayloads);
         }
         BlockWriteResult result = writer.writeBlock(block, parsed.pox(), raw);
+        if (result.waitingForParent()) {
+            // Acknowledged (the node would otherwise resend it forever) but not served: see
+            // ChainWriter.writeBlock. Loud, because it means this database lacks a block the node
+            // delivered before; readiness and metrics (StatusQueries) report it until the parent arrives.
+            LOG.error("block {} ({}) builds on parent {}, which this database does not hold: kept and not served"
+                            + " until the parent arrives. If the database lost data (restored backup, failed disk),"
+                            + " replay the node's event log or re-deliver the missing blocks (README: Recovering"
+                            + " from a gap)", block.height(), block.indexBlockHash(), block.parentIndexBlockHash());
+            count(raw, 0, 0, 0, 0, 0);
+            return;
+        }
         if (!result.alreadyStored()) {
             List<NewTransaction> txs = block.transactions();
             count(raw, 1, txs.size(), txs.stream().mapToLong(t -> t.events().size()).sum(), 0, 0);
@@ -238,7 +255,7 @@ public class EventIngestor {
             LOG.info("reorg at block {} ({}): {} block(s) orphaned, {} restored", block.height(),
                     block.indexBlockHash(), result.orphaned().size(), result.restored().size());
         }
-        for (StoredPayload deferred : writer.deferredMicroblocks(block.indexBlockHash())) {
+        for (StoredPayload deferred : writer.deferredPayloads(block.indexBlockHash())) {
             apply(deferred.asRaw());
         }
     }

@@ -15,6 +15,18 @@ public class EventObserverConfig {
     private int port = 3700;
     /** Largest body accepted, in bytes (a Nakamoto block with many events can be tens of MB). */
     private int maxBodyBytes = 512 * 1024 * 1024;
+    /** Complete deliveries waiting for the ingest thread; beyond that the answer is 503 (retry). */
+    private int queueCapacity = 16;
+    /** A request (headers and body) must arrive within this many seconds of its first line, else 408. */
+    private int requestTimeoutSeconds = 60;
+    /** A kept-alive connection with no request for this many seconds is closed. */
+    private int idleTimeoutSeconds = 300;
+    /**
+     * After each delivery, force the embedded database's file to the disk before answering
+     * ({@code H2_FSYNC=true}): a 200 then survives a power loss too, not only a crash of the
+     * process. PostgreSQL does this at every commit already (its defaults), so it is ignored there.
+     */
+    private boolean fsyncEachPayload;
 
     public boolean isEnabled() {
         return enabled;
@@ -46,5 +58,37 @@ public class EventObserverConfig {
 
     public void setMaxBodyBytes(int maxBodyBytes) {
         this.maxBodyBytes = maxBodyBytes;
+    }
+
+    public int getQueueCapacity() {
+        return queueCapacity;
+    }
+
+    public void setQueueCapacity(int queueCapacity) {
+        this.queueCapacity = queueCapacity;
+    }
+
+    public int getRequestTimeoutSeconds() {
+        return requestTimeoutSeconds;
+    }
+
+    public void setRequestTimeoutSeconds(int requestTimeoutSeconds) {
+        this.requestTimeoutSeconds = requestTimeoutSeconds;
+    }
+
+    public int getIdleTimeoutSeconds() {
+        return idleTimeoutSeconds;
+    }
+
+    public void setIdleTimeoutSeconds(int idleTimeoutSeconds) {
+        this.idleTimeoutSeconds = idleTimeoutSeconds;
+    }
+
+    public boolean isFsyncEachPayload() {
+        return fsyncEachPayload;
+    }
+
+    public void setFsyncEachPayload(boolean fsyncEachPayload) {
+        this.fsyncEachPayload = fsyncEachPayload;
     }
 }

@@ -62,7 +62,7 @@ final class NodePayloads {
         List<JsonNode> txNodes = new ArrayList<>();
         int skipped = 0;
         for (JsonNode tx : array(b, "transactions")) {
-            if (BURNCHAIN_OP_RAW_TX.equals(text(tx, "raw_tx"))) {
+            if (isBurnchainOperation(tx)) {
                 skipped++;
             } else {
                 txNodes.add(tx);
@@ -90,12 +90,23 @@ final class NodePayloads {
         return new Block(block, pox, skipped);
     }
 
+    /**
+     * A burnchain operation (stack-stx, transfer-stx, … sent through Bitcoin): the node writes
+     * {@code raw_tx} "0x00" and describes the operation in {@code burnchain_op}. A "0x00" without
+     * that description is no transaction at all: it is decoded like any other raw_tx and so refused
+     * (the whole payload is a 400), instead of the transaction silently going missing from its block.
+     */
+    private static boolean isBurnchainOperation(JsonNode tx) {
+        JsonNode op = tx.get("burnchain_op");
+        return BURNCHAIN_OP_RAW_TX.equals(text(tx, "raw_tx")) && op != null && op.isObject();
+    }
+
     static NewMicroblocks microblocks(JsonNode b, long receivedAt) {
         requireObject(b, "/new_microblocks");
         Map<String, List<NewEvent>> events = events(b);
         List<NewTransaction> txs = new ArrayList<>();
         for (JsonNode tx : array(b, "transactions")) {
-            if (!BURNCHAIN_OP_RAW_TX.equals(text(tx, "raw_tx"))) {
+            if (!isBurnchainOperation(tx)) {
                 NewTransaction t = transaction(tx, events);
                 if (!t.inMicroblock()) {
                     throw new MalformedPayloadException("microblock transaction " + t.txId() + " has no microblock_hash");

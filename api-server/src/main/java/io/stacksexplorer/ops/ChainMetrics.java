@@ -35,6 +35,7 @@ class ChainMetrics implements MeterBinder {
     private volatile double tipHeight = Double.NaN;
     private volatile long tipChangedAtMillis = System.currentTimeMillis();
     private volatile double blocksPerSecond;
+    private volatile double blocksWaitingForParent = Double.NaN;
     private long sampledBlocks;
     private long sampledAtNanos = System.nanoTime();
 
@@ -55,6 +56,10 @@ class ChainMetrics implements MeterBinder {
                 .description("New blocks ingested by this process").register(registry);
         FunctionCounter.builder("stacks.ingest.transactions", ingestor, i -> i.get().stats().transactions())
                 .description("New transactions ingested by this process").register(registry);
+        Gauge.builder("stacks.ingest.blocks.waiting.for.parent", this, m -> m.blocksWaitingForParent)
+                .description("Delivered blocks kept but not served because their parent is missing from the"
+                        + " database (a gap: see README, Recovering from a gap); 0 when the chain is whole")
+                .register(registry);
         Gauge.builder("stacks.ingest.blocks.per.second", this, m -> m.blocksPerSecond)
                 .description("Blocks ingested per second over the last sampling interval (replay rate)")
                 .register(registry);
@@ -71,6 +76,7 @@ class ChainMetrics implements MeterBinder {
             sampledAtNanos = now;
         }
         try {
+            blocksWaitingForParent = status.get().blocksWaitingForParent().count();
             ChainStateRow tip = status.get().chainState();
             double height = tip == null || tip.blockHeight() == null ? Double.NaN : tip.blockHeight();
             if (Double.compare(height, tipHeight) != 0) {

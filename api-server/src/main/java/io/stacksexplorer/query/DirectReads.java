@@ -41,6 +41,13 @@ class DirectReads {
 
     private static final String BLOCK = "SELECT " + BlockRow.COLUMNS + " FROM blocks WHERE canonical = TRUE";
 
+    /** Delivered blocks kept because their parent is not stored (the write path marks them in node_events). */
+    private static final String BLOCKS_WAITING = """
+            SELECT COUNT(*), (SELECT w.deferred_parent FROM node_events w
+                              WHERE w.deferred_parent IS NOT NULL AND w.event_path = '/new_block'
+                              ORDER BY w.id FETCH FIRST 1 ROWS ONLY)
+            FROM node_events WHERE deferred_parent IS NOT NULL AND event_path = '/new_block'""";
+
     private static final String LATEST_DEPLOY = "SELECT " + ContractDeployRow.COLUMNS + " FROM smart_contracts"
             + " WHERE contract_id = ? AND canonical = TRUE AND microblock_canonical = TRUE"
             + " ORDER BY block_height DESC, microblock_sequence DESC, tx_index DESC LIMIT 1";
@@ -71,6 +78,10 @@ class DirectReads {
             throw new DataAccessException("the chain_state row is missing");
         }
         return rows.get(0);
+    }
+
+    BlocksWaiting blocksWaitingForParent() {
+        return query(BLOCKS_WAITING, ps -> { }, rs -> new BlocksWaiting(rs.getLong(1), rs.getString(2))).get(0);
     }
 
     /** The canonical block at a height. */

@@ -15,4 +15,13 @@ public class StatusQueries {
     public ChainStateRow chainState() {
         return reads.chainState();
     }
+
+    /**
+     * Blocks the node delivered that the database cannot place because their parent is missing (a
+     * gap: see the write path's ChainWriter.writeBlock). A plain read, so a reader on a standby sees
+     * its writer's gap too.
+     */
+    public BlocksWaiting blocksWaitingForParent() {
+        return reads.blocksWaitingForParent();
+    }
 }

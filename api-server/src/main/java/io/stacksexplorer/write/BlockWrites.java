@@ -23,6 +23,23 @@ final class BlockWrites {
         this.mempool = mempool;
     }
 
+    /**
+     * Whether the block can be placed: its parent is stored (canonical or not), or it is block 1
+     * (its parent, the genesis block, is written as part of it), or the database holds no block yet
+     * (a log that starts above genesis). A block of a chain that extends the tip is answered
+     * without a query.
+     */
+    static boolean parentKnown(Statements sql, NewBlock block) throws SQLException {
+        if (block.height() <= 1) {
+            return true;
+        }
+        Statements.Tip tip = sql.tip();
+        if (tip.height() == null || block.parentIndexBlockHash().equals(tip.indexBlockHash())) {
+            return true;
+        }
+        return ChainRows.findBlock(sql, block.parentIndexBlockHash()) != null;
+    }
+
     BlockWriteResult write(Statements sql, NewBlock block) throws SQLException {
         if (ChainRows.findBlock(sql, block.indexBlockHash()) != null) {
             return BlockWriteResult.unchanged();

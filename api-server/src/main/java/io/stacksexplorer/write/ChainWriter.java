@@ -56,6 +56,22 @@ public class ChainWriter {
             if (!storeRaw(sql, raw)) {
                 return BlockWriteResult.unchanged();
             }
+            if (raw != null && ChainRows.findBlock(sql, block.indexBlockHash()) == null
+                    && !BlockWrites.parentKnown(sql, block)) {
+                // A node delivers a block only after its parent, so an unknown parent means this
+                // database lacks something the node sent (a restored backup, a lost write) or the
+                // payload is not from this chain. Making it the tip would serve a chain with a hole
+                // and hide the loss; refusing it would make the node resend it forever. It is kept,
+                // marked with the parent it waits for, and written when that parent arrives
+                // (EventIngestor applies it after the parent, as for early microblocks).
+                sql.update(WriteSql.SET_DEFERRED, block.parentIndexBlockHash(), rawId(sql, raw));
+                sql.deferredPayloadsChanged();
+                return BlockWriteResult.waiting();
+            }
+            if (raw != null && raw.storedId() != null) {
+                // A kept block whose parent has arrived (or a rebuild): no longer waiting.
+                sql.update(WriteSql.CLEAR_DEFERRED_OF, raw.storedId());
+            }
             BlockWriteResult result = blocks.write(sql, block);
             if (!result.alreadyStored() && (pox.v1() != null || pox.v2() != null || pox.v3() != null)) {
                 sql.addBatch(WriteSql.SET_POX_UNLOCK_HEIGHTS, pox.v1(), pox.v2(), pox.v3());
@@ -67,7 +83,7 @@ public class ChainWriter {
     /**
      * Writes microblock transactions as unanchored rows on top of their parent block. Microblocks an
      * anchor block already confirmed are ignored; microblocks whose parent block is not stored yet
-     * are kept (raw) and derived when it arrives (see {@link #deferredMicroblocks}).
+     * are kept (raw) and derived when it arrives (see {@link #deferredPayloads}).
      *
      * @return the number of unanchored transactions written
      */
@@ -152,8 +168,11 @@ public class ChainWriter {
         });
     }
 
-    /** Microblock payloads kept until their parent block {@code indexBlockHash} arrived, in arrival order. */
-    public List<StoredPayload> deferredMicroblocks(String indexBlockHash) {
+    /**
+     * Payloads kept until their parent block {@code indexBlockHash} arrived (microblocks that came
+     * before their anchor, blocks that came before their parent), in arrival order.
+     */
+    public List<StoredPayload> deferredPayloads(String indexBlockHash) {
         return inTransaction(sql -> {
             if (sql.noDeferredPayloads()) {
                 return List.of();
@@ -228,6 +247,21 @@ public class ChainWriter {
                     sql.update(WriteSql.QUICK_STATISTICS);
                 }
                 sql.update(WriteSql.ANALYZE_POSTGRESQL);
+            }
+            return null;
+        });
+    }
+
+    /**
+     * Forces every committed change to the disk: on H2, {@code CHECKPOINT SYNC} (H2 writes a commit
+     * to its file at once with WRITE_DELAY=0, see StorageSettings, but leaves it in the operating
+     * system's cache); on PostgreSQL nothing, since every commit is already flushed to its WAL
+     * (fsync and synchronous_commit on by default).
+     */
+    public void forceToDisk() {
+        inTransaction(sql -> {
+            if (!sql.isPostgres()) {
+                sql.update(WriteSql.H2_CHECKPOINT_SYNC);
             }
             return null;
         });

@@ -285,6 +285,9 @@ final class WriteSql {
     static final String ANY_DEFERRED =
             "SELECT 1 FROM node_events WHERE deferred_parent IS NOT NULL FETCH FIRST 1 ROWS ONLY";
     static final String SET_DEFERRED = "UPDATE node_events SET deferred_parent = ? WHERE id = ?";
+    static final String H2_CHECKPOINT_SYNC = "CHECKPOINT SYNC";
+    static final String CLEAR_DEFERRED_OF =
+            "UPDATE node_events SET deferred_parent = NULL WHERE id = ? AND deferred_parent IS NOT NULL";
     static final String DEFERRED_OF = """
             SELECT id, event_path, payload, received_at FROM node_events WHERE deferred_parent = ? ORDER BY id""";
     static final String NODE_EVENTS_AFTER = """

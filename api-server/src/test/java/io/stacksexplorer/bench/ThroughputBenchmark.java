@@ -80,7 +80,7 @@ class ThroughputBenchmark {
         if (!Files.exists(newJar)) {
             throw new IllegalStateException("package the current build first: mvn -B -q -o package -DskipTests");
         }
-        Path oldJar = baselineJar(root, module.resolve("target/bench-baseline-" + BASELINE));
+        Path oldJar = baselineJar(root, module.resolve("target/bench-baseline-" + BASELINE), BASELINE);
 
         try (Server old = Server.start("old", oldJar); Server current = Server.start("new", newJar)) {
             old.awaitReady();
@@ -133,14 +133,15 @@ class ThroughputBenchmark {
     // ---------------------------------------------------------------------------------------------
     // The two builds
 
-    private static Path baselineJar(Path root, Path dir) throws Exception {
+    /** The packaged jar of {@code commit}, exported into {@code dir} with git archive and built offline once. */
+    static Path baselineJar(Path root, Path dir, String commit) throws Exception {
         Path jar = dir.resolve("api-server/target/api-server.jar");
         if (Files.exists(jar)) {
             return jar;
         }
         Files.createDirectories(dir);
         // git archive, not a worktree: nothing is registered in the repository's metadata.
-        run(root, List.of("bash", "-c", "git archive " + BASELINE + " | tar -x -C '" + dir + "'"));
+        run(root, List.of("bash", "-c", "git archive " + commit + " | tar -x -C '" + dir + "'"));
         run(dir, List.of("mvn", "-B", "-q", "-o", "package", "-DskipTests"));
         return jar;
     }

@@ -22,7 +22,7 @@ class StorageSettingsTest {
         Map<String, Object> props = StorageSettings.properties(Map.of());
         assertFalse(StorageSettings.usesPostgres(Map.of()));
         String url = props.get("datasources.default.url").toString();
-        assertTrue(url.startsWith("jdbc:h2:file:./data/stacks-explorer;MODE=PostgreSQL"), url);
+        assertTrue(url.startsWith("jdbc:h2:file:./data/stacks-explorer;WRITE_DELAY=0;MODE=PostgreSQL"), url);
         assertEquals("classpath:db/migration/common,classpath:db/migration/h2",
                 props.get("flyway.datasources.default.locations"));
     }
@@ -67,6 +67,35 @@ class StorageSettingsTest {
             assertTrue(before.next(), "the uncompressed file's rows are read");
             assertEquals("0x00", before.getString(1));
         }
+    }
+
+    /**
+     * A commit on the embedded file reaches the file before it returns: a process that commits and
+     * then dies at once (Runtime.halt: no shutdown hook, as under SIGKILL) leaves every commit in the
+     * file. With H2's default write delay the same child lost all 200 commits.
+     */
+    @Test
+    void aCommitOnTheEmbeddedFileSurvivesTheProcessDyingRightAfterIt(@TempDir Path dir) throws Exception {
+        String url = StorageSettings.properties(Map.of("H2_FILE", dir.resolve("db").toString()))
+                .get("datasources.default.url").toString();
+        String java = ProcessHandle.current().info().command().orElse("java");
+        Process child = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
+                CommitThenDie.class.getName(), url, "200").inheritIO().start();
+        assertEquals(CommitThenDie.EXIT_AFTER_COMMITS, child.waitFor(), "the child committed, then died");
+        try (Connection reopened = DriverManager.getConnection(url, "sa", "");
+             ResultSet rs = reopened.createStatement().executeQuery("SELECT COUNT(*) FROM committed")) {
+            assertTrue(rs.next());
+            assertEquals(200, rs.getLong(1), "every commit made before the process died");
+            assertEquals("0", setting(reopened, "WRITE_DELAY"));
+        }
+    }
+
+    /** H2_FSYNC=true asks the observer to force each delivery to the disk; nothing else changes. */
+    @Test
+    void fsyncEachDeliveryOnlyWhenAsked() {
+        assertEquals(Boolean.TRUE, StorageSettings.properties(Map.of("H2_FSYNC", "true"))
+                .get("stacks.event-observer.fsync-each-payload"));
+        assertFalse(StorageSettings.properties(Map.of()).containsKey("stacks.event-observer.fsync-each-payload"));
     }
 
     private static String setting(Connection connection, String name) throws SQLException {

@@ -38,7 +38,14 @@ final class IngestServer implements AutoCloseable {
     }
 
     static IngestServer start(TestDatabase database, String chainId) {
-        return new IngestServer(ApplicationContext.run(EmbeddedServer.class, properties(database, chainId)));
+        return start(database, chainId, Map.of());
+    }
+
+    /** With {@code extra} properties on top of {@link #properties}. */
+    static IngestServer start(TestDatabase database, String chainId, Map<String, Object> extra) {
+        Map<String, Object> props = properties(database, chainId);
+        props.putAll(extra);
+        return new IngestServer(ApplicationContext.run(EmbeddedServer.class, props));
     }
 
     /** A fresh database (see {@link TestDatabase}) with the listener on a random port. */

@@ -1,0 +1,65 @@
+package io.stacksexplorer.ops;
+
+import io.micronaut.context.annotation.Requires;
+import io.micronaut.core.async.publisher.Publishers;
+import io.micronaut.health.HealthStatus;
+import io.micronaut.management.endpoint.health.HealthEndpoint;
+import io.micronaut.management.health.indicator.HealthIndicator;
+import io.micronaut.management.health.indicator.HealthResult;
+import io.micronaut.management.health.indicator.annotation.Readiness;
+import io.micronaut.scheduling.TaskExecutors;
+import io.stacksexplorer.query.BlocksWaiting;
+import io.stacksexplorer.query.StatusQueries;
+import jakarta.inject.Named;
+import jakarta.inject.Singleton;
+import org.reactivestreams.Publisher;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+
+/**
+ * Readiness DOWN while the database lacks a block the node delivered: a block waits for a parent
+ * that is not stored (see {@code ChainWriter.writeBlock}), so what is served stops below the hole
+ * and would stay there silently. Cleared as soon as the missing parent arrives (re-delivered, or a
+ * replay of the node's event log; README: Recovering from a gap). When the database cannot be read
+ * this indicator says nothing: {@link DatabaseReadiness} reports that. One indexed count per probe
+ * (node_events' deferred_parent index), read-only, so a reader on a standby reports its writer's gap.
+ */
+@Singleton
+@Readiness
+@Requires(beans = HealthEndpoint.class)
+class ChainGapReadiness implements HealthIndicator {
+
+    private final StatusQueries statusQueries;
+    private final ExecutorService blocking;
+
+    ChainGapReadiness(StatusQueries status, @Named(TaskExecutors.BLOCKING) ExecutorService blocking) {
+        this.statusQueries = status;
+        this.blocking = blocking;
+    }
+
+    @Override
+    public Publisher<HealthResult> getResult() {
+        return Publishers.fromCompletableFuture(() -> CompletableFuture.supplyAsync(this::check, blocking));
+    }
+
+    private HealthResult check() {
+        Map<String, Object> details = new LinkedHashMap<>();
+        HealthStatus status = HealthStatus.UP;
+        try {
+            BlocksWaiting waiting = statusQueries.blocksWaitingForParent();
+            details.put("blocksWaitingForParent", waiting.count());
+            if (waiting.count() > 0) {
+                status = HealthStatus.DOWN;
+                details.put("problem", waiting.count() + " delivered block(s) wait for parent " + waiting.firstParent()
+                        + ", which this database does not hold: served data stops below it."
+                        + " Re-deliver the missing blocks or replay the node's event log (README: Recovering from a gap)");
+            }
+        } catch (RuntimeException e) {
+            details.put("blocksWaitingForParent", "unknown: " + Unavailable.detailFor(e));
+        }
+        return HealthResult.builder("chainGap", status).details(details).build();
+    }
+}

@@ -1,0 +1,208 @@
+package io.stacksexplorer.bench;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.stacksexplorer.generate.GenerateCommand;
+import io.stacksexplorer.http.TestDatabase;
+import io.stacksexplorer.ingest.NodeFeeder;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
+import picocli.CommandLine;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * How fast a stacks-node fills the database through the event observer: a generated log POSTed
+ * payload by payload, one request in flight, each answered (and so committed) before the next, on
+ * one kept-alive connection and on a new connection per payload; a server process of its own
+ * ({@code STACKS_API_MODE=writeonly}, {@code -Xmx512m}) per run, on a fresh database: H2 file
+ * (commit written at once), H2 file with {@code H2_FSYNC=true}, PostgreSQL (its settings printed;
+ * the CI machine's server runs with fsync and synchronous_commit on). Timed from the first POST to
+ * the last answer (start-up excluded). With {@code -Dbench.baseline=COMMIT} the same runs are made
+ * with that commit's build first (exported with git archive and packaged, as ThroughputBenchmark).
+ *
+ * <pre>
+ * mvn -B -q -o package -DskipTests
+ * mvn -B -o -pl api-server test -Dtest=ObserverBenchmark -Dbenchmarks=true -Dpg.tests=true \
+ *     -Dsurefire.failIfNoSpecifiedTests=false [-Dbench.baseline=12d5522] [-Dbench.transactions=20000]
+ * </pre>
+ *
+ * <p>Properties: {@code bench.transactions} (default 20,000), {@code bench.seed} (11),
+ * {@code bench.databases} (default {@code h2,h2-fsync,postgres}; postgres only with pg.tests).
+ */
+@EnabledIfSystemProperty(named = "benchmarks", matches = "true")
+class ObserverBenchmark {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final long TRANSACTIONS = Long.getLong("bench.transactions", 20_000);
+    private static final long SEED = Long.getLong("bench.seed", 11);
+    private static final String BASELINE = System.getProperty("bench.baseline", "");
+    private static final List<String> DATABASES = List.of(System.getProperty("bench.databases",
+            TestDatabase.postgresEnabled() ? "h2,h2-fsync,postgres" : "h2,h2-fsync").split(","));
+
+    private record Row(String build, String database, NodeFeeder.Connections connections, NodeFeeder.Result result) {
+    }
+
+    @Test
+    void observerThroughput() throws Exception {
+        Path module = Path.of("").toAbsolutePath();
+        Path root = module.getParent();
+        Path work = module.resolve("target/bench-observer");
+        Files.createDirectories(work);
+        Path log = work.resolve("observer-" + TRANSACTIONS + "-" + SEED + ".tsv");
+        if (!Files.exists(log)) {
+            assertOk(new CommandLine(new GenerateCommand()).execute(log.toString(), "--transactions",
+                    Long.toString(TRANSACTIONS), "--seed", Long.toString(SEED)));
+        }
+        JsonNode summary = JSON.readTree(work.resolve(log.getFileName() + ".summary.json").toFile());
+        List<NodeFeeder.Payload> payloads = NodeFeeder.read(log);
+        long blocks = summary.get("blocks").asLong() + summary.get("orphaned_blocks").asLong();
+        long transactions = summary.get("transactions").asLong();
+
+        Map<String, Path> builds = new java.util.LinkedHashMap<>();
+        if (!BASELINE.isBlank()) {
+            builds.put(BASELINE, ThroughputBenchmark.baselineJar(root,
+                    module.resolve("target/bench-baseline-" + BASELINE), BASELINE));
+        }
+        builds.put("this build", module.resolve("target/api-server.jar"));
+
+        List<Row> rows = new ArrayList<>();
+        String postgresSettings = "";
+        for (Map.Entry<String, Path> build : builds.entrySet()) {
+            for (String database : DATABASES) {
+                for (NodeFeeder.Connections connections : NodeFeeder.Connections.values()) {
+                    Map<String, String> env = new HashMap<>();
+                    String schema = null;
+                    switch (database) {
+                        case "h2" -> env.put("H2_FILE", work.resolve("h2-" + UUID.randomUUID()).resolve("db").toString());
+                        case "h2-fsync" -> {
+                            env.put("H2_FILE", work.resolve("h2-" + UUID.randomUUID()).resolve("db").toString());
+                            env.put("H2_FSYNC", "true");
+                        }
+                        case "postgres" -> {
+                            schema = "obs" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
+                            env.putAll(TestDatabase.postgresEnvironment(schema));
+                            postgresSettings = postgresSettings(env);
+                        }
+                        default -> throw new IllegalArgumentException("unknown database " + database);
+                    }
+                    try {
+                        NodeFeeder.Result result = feed(build.getValue(), env, payloads, connections,
+                                work.resolve("server-" + database + ".log"));
+                        rows.add(new Row(build.getKey(), database, connections, result));
+                        System.out.printf("%s, %s, %s: %s%n", build.getKey(), database, connections, result);
+                    } finally {
+                        if (schema != null) {
+                            dropSchema(env, schema);
+                        }
+                        deleteH2(env);
+                    }
+                }
+            }
+        }
+        System.out.println(table(rows, transactions, blocks, payloads.size(), postgresSettings));
+    }
+
+    private static NodeFeeder.Result feed(Path jar, Map<String, String> env, List<NodeFeeder.Payload> payloads,
+                                            NodeFeeder.Connections connections, Path serverLog) throws Exception {
+        int port = freePort();
+        ProcessBuilder builder = new ProcessBuilder("java", "-Xmx512m", "-jar", jar.toString());
+        builder.environment().putAll(env);
+        builder.environment().put("STACKS_API_MODE", "writeonly");
+        builder.environment().put("STACKS_CORE_EVENT_HOST", "127.0.0.1");
+        builder.environment().put("STACKS_CORE_EVENT_PORT", Integer.toString(port));
+        builder.environment().put("DEMO_DATA", "false");
+        builder.redirectErrorStream(true);
+        builder.redirectOutput(ProcessBuilder.Redirect.to(serverLog.toFile()));
+        Process server = builder.start();
+        try {
+            if (!NodeFeeder.waitUntilAnswering("127.0.0.1", port, server, TimeUnit.MINUTES.toMillis(3))) {
+                throw new IllegalStateException("server did not come up: " + serverLog);
+            }
+            return NodeFeeder.deliverAll("127.0.0.1", port, connections, payloads);
+        } finally {
+            server.destroy();
+            if (!server.waitFor(60, TimeUnit.SECONDS)) {
+                server.destroyForcibly().waitFor();
+            }
+        }
+    }
+
+    private static String table(List<Row> rows, long transactions, long blocks, int payloads, String postgresSettings) {
+        StringBuilder out = new StringBuilder();
+        out.append(String.format("%nObserver benchmark, %s: generated log, %,d transactions in %,d blocks, %,d payloads"
+                        + " (seed %d); %d cores; PostgreSQL %s%n%n", Instant.now(), transactions, blocks, payloads, SEED,
+                Runtime.getRuntime().availableProcessors(), postgresSettings));
+        out.append("| build | database | connection | seconds | tx/s | blocks/s | payloads/s | ms per payload p50 / p99 |"
+                + " /new_block ms p50 / p99 |\n|---|---|---|---|---|---|---|---|---|\n");
+        for (Row row : rows) {
+            NodeFeeder.Result r = row.result();
+            out.append(String.format("| %s | %s | %s | %.1f | %,.0f | %,.0f | %,.0f | %.2f / %.2f | %.2f / %.2f |%n",
+                    row.build(), row.database(), row.connections() == NodeFeeder.Connections.KEEP_ALIVE ? "kept alive"
+                            : "new per payload", r.seconds(), transactions / r.seconds(), blocks / r.seconds(),
+                    payloads / r.seconds(), r.p50Millis(), r.p99Millis(), r.blockP50Millis(), r.blockP99Millis()));
+        }
+        return out.toString();
+    }
+
+    private static String postgresSettings(Map<String, String> env) throws SQLException {
+        try (Connection c = DriverManager.getConnection("jdbc:postgresql://" + env.get("PG_HOST") + ":" + env.get("PG_PORT")
+                + "/" + env.get("PG_DATABASE"), env.get("PG_USER"), env.getOrDefault("PG_PASSWORD", ""));
+             Statement st = c.createStatement()) {
+            StringBuilder settings = new StringBuilder();
+            for (String name : List.of("server_version", "fsync", "synchronous_commit", "full_page_writes")) {
+                try (ResultSet rs = st.executeQuery("SHOW " + name)) {
+                    rs.next();
+                    settings.append(settings.length() == 0 ? "" : ", ").append(name).append('=').append(rs.getString(1));
+                }
+            }
+            return settings.toString();
+        }
+    }
+
+    private static void dropSchema(Map<String, String> env, String schema) throws SQLException {
+        try (Connection c = DriverManager.getConnection("jdbc:postgresql://" + env.get("PG_HOST") + ":" + env.get("PG_PORT")
+                + "/" + env.get("PG_DATABASE"), env.get("PG_USER"), env.getOrDefault("PG_PASSWORD", ""));
+             Statement st = c.createStatement()) {
+            st.execute("DROP SCHEMA IF EXISTS \"" + schema + "\" CASCADE");
+        }
+    }
+
+    private static void deleteH2(Map<String, String> env) throws IOException {
+        if (env.containsKey("H2_FILE")) {
+            Path dir = Path.of(env.get("H2_FILE")).getParent();
+            try (var files = Files.walk(dir)) {
+                for (Path p : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                    Files.deleteIfExists(p);
+                }
+            }
+        }
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
+    }
+
+    private static void assertOk(int exit) {
+        if (exit != 0) {
+            throw new IllegalStateException("generate exited " + exit);
+        }
+    }
+}
