@@ -59,7 +59,7 @@ final class GenesisBlock {
                 blockOne.parentBlockHash(), blockOne.parentIndexBlockHash(), blockOne.parentMicroblockHash(),
                 blockOne.parentMicroblockSequence(), blockOne.blockTime(), blockOne.burnBlockTime(),
                 blockOne.burnBlockHash(), blockOne.burnBlockHeight(), blockOne.parentBurnBlockTime(),
-                blockOne.minerTxid(), txs);
+                blockOne.minerTxid(), txs, blockOne.tenureHeight());
     }
 
     private NewBlock find(String parentIndexBlockHash, LongFunction<List<StoredPayload>> storedPayloads) {

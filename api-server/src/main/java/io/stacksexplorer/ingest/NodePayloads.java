@@ -84,7 +84,7 @@ final class NodePayloads {
                 hash(b, "parent_microblock"), (int) optionalNumber(b, "parent_microblock_sequence", 0),
                 time, burnBlockTime, hash(b, "burn_block_hash"), number(b, "burn_block_height"),
                 parentBurnTime == null || parentBurnTime.isNull() ? 0 : parentBurnTime.asLong(),
-                hash(b, "miner_txid"), txs);
+                hash(b, "miner_txid"), txs, nullableNumber(b, "tenure_height"));
         PoxUnlockHeights pox = new PoxUnlockHeights(nullableNumber(b, "pox_v1_unlock_height"),
                 nullableNumber(b, "pox_v2_unlock_height"), nullableNumber(b, "pox_v3_unlock_height"));
         return new Block(block, pox, skipped);

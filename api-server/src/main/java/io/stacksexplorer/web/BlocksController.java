@@ -33,7 +33,7 @@ class BlocksController implements BlocksApi {
 
     private static Block toApi(BlockRow b) {
         return new Block(b.canonical(), b.blockHeight(), b.blockHash(), b.blockTime(), ApiTime.instant(b.blockTime()),
-                b.indexBlockHash(), b.parentBlockHash(), b.parentIndexBlockHash(), b.burnBlockTime(),
+                b.servedTenureHeight(), b.indexBlockHash(), b.parentBlockHash(), b.parentIndexBlockHash(), b.burnBlockTime(),
                 ApiTime.instant(b.burnBlockTime()), b.burnBlockHash(), b.burnBlockHeight(), b.minerTxid(), b.txCount(),
                 b.executionCostReadCount(), b.executionCostReadLength(), b.executionCostRuntime(),
                 b.executionCostWriteCount(), b.executionCostWriteLength());

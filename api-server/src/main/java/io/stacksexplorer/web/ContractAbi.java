@@ -52,7 +52,10 @@ final class ContractAbi {
                     case "private" -> "define-private";
                     default -> "define-public";
                 };
-                functions.put(name, new Function(name, "(" + access + " (" + name + args + "))", names, types));
+                // The peer writes the name, a space and the arguments joined by spaces, so a function
+                // without arguments reads "(define-public (claim ))"; clients compare these strings.
+                String signature = "(" + access + " (" + name + (args.length() == 0 ? " " : args) + "))";
+                functions.put(name, new Function(name, signature, names, types));
             }
             return Optional.of(new ContractAbi(functions));
         } catch (IOException | IllegalArgumentException e) {

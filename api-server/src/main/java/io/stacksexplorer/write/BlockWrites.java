@@ -47,16 +47,16 @@ final class BlockWrites {
         Statements.Tip tip = sql.tip();
         if (tip.height() != null && block.height() <= tip.height()) {
             // A sibling of the tip or a lower block: stored, not canonical, nothing else changes.
-            insert(sql, block, false, sql.positions());
+            insert(sql, block, false, sql.positions(), Map.of());
             return new BlockWriteResult(false, List.of(), List.of());
         }
         // Everything that changes the served set below the new block first, renumbered, so that
         // the new block's rows append on top.
         Positions positions = sql.positions();
         Reorgs.ForkSwitch fork = Reorgs.switchTo(sql, block, positions, tip.indexBlockHash());
-        Microblocks.settleUnanchored(sql, block, positions);
+        Map<String, Microblocks.UnanchoredPlace> unanchored = Microblocks.settleUnanchored(sql, block, positions);
         positions.renumber();
-        List<ChainRows.Derived> derived = insert(sql, block, true, positions);
+        List<ChainRows.Derived> derived = insert(sql, block, true, positions, unanchored);
         // Mined on the canonical chain now: what the fork switch rejoined, and this block's own
         // transactions (with their decoded facts).
         Map<String, TxFacts> mined = new LinkedHashMap<>();
@@ -92,8 +92,8 @@ final class BlockWrites {
     }
 
     /** Writes the block and its rows; returns its transactions as decoded, in chain order. */
-    private List<ChainRows.Derived> insert(Statements sql, NewBlock block, boolean canonical, Positions positions)
-            throws SQLException {
+    private List<ChainRows.Derived> insert(Statements sql, NewBlock block, boolean canonical, Positions positions,
+                                           Map<String, Microblocks.UnanchoredPlace> unanchored) throws SQLException {
         ExecutionCost total = ExecutionCost.ZERO;
         for (NewTransaction tx : block.transactions()) {
             total = total.plus(tx.cost());
@@ -104,12 +104,24 @@ final class BlockWrites {
                 block.parentBlockHash(), block.parentIndexBlockHash(), block.parentMicroblockHash(),
                 block.parentMicroblockSequence(), block.blockTime(), block.burnBlockTime(), block.burnBlockHash(),
                 block.burnBlockHeight(), block.minerTxid(), block.transactions().size(), total.readCount(),
-                total.readLength(), total.runtime(), total.writeCount(), total.writeLength(), canonical);
+                total.readLength(), total.runtime(), total.writeCount(), total.writeLength(), canonical,
+                block.tenureHeight());
         sql.blockWritten(block.indexBlockHash());
 
         ChainRows.Placement at = ChainRows.Placement.of(block, canonical);
         // Chain order within the block, so that appended positions follow it.
-        List<NewTransaction> ordered = new ArrayList<>(block.transactions());
+        List<NewTransaction> ordered = new ArrayList<>(block.transactions().size());
+        Map<String, Long> arrivedAt = new java.util.HashMap<>();
+        for (NewTransaction tx : block.transactions()) {
+            Microblocks.UnanchoredPlace place = tx.inMicroblock()
+                    ? unanchored.get(Microblocks.UnanchoredPlace.key(tx.microblockHash(), tx.txId())) : null;
+            if (place == null) {
+                ordered.add(tx);
+            } else {
+                ordered.add(tx.atIndex(place.txIndex()));
+                arrivedAt.put(tx.txId(), place.blockTime());
+            }
+        }
         ordered.sort(Comparator.comparingInt(BlockWrites::sequenceOf).thenComparingInt(NewTransaction::txIndex));
         List<ChainRows.Derived> derived = new ArrayList<>(ordered.size());
         for (NewTransaction tx : ordered) {
@@ -119,7 +131,8 @@ final class BlockWrites {
             ChainRows.preloadPositions(positions, derived);
         }
         for (ChainRows.Derived tx : derived) {
-            rows.insertTransaction(sql, at, tx, positions, true);
+            Long arrival = arrivedAt.get(tx.tx().txId());
+            rows.insertTransaction(sql, arrival == null ? at : at.at(arrival), tx, positions, true);
         }
         // The rows stay queued: they go to the database with the next statement that reads their
         // tables, or at the end of the database transaction (Statements).

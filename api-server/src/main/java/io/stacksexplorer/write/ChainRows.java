@@ -24,6 +24,13 @@ final class ChainRows {
                     block.parentBlockHash(), block.parentIndexBlockHash(), false, canonical, true);
         }
 
+        /** The same place at another time (a confirmed microblock transaction keeps its arrival time). */
+        Placement at(long time) {
+            return time == blockTime ? this : new Placement(indexBlockHash, blockHash, height, time, burnBlockTime,
+                    burnBlockHeight, parentBurnBlockTime, parentBlockHash, parentIndexBlockHash, unanchored, canonical,
+                    microblockCanonical);
+        }
+
         /** Rows the API serves, and so the counters count. */
         boolean counted() {
             return canonical && microblockCanonical;

@@ -76,11 +76,25 @@ final class Microblocks {
         return written;
     }
 
+    /** Where a confirmed microblock transaction stood while it was unanchored. */
+    record UnanchoredPlace(int txIndex, long blockTime) {
+
+        static String key(String microblockHash, String txId) {
+            return microblockHash + "/" + txId;
+        }
+    }
+
     /**
      * A new canonical anchor block settles the unanchored microblock rows below it: the ones it
      * confirms are replaced by its own rows, the others become non-canonical microblocks.
+     *
+     * @return the confirmed transactions' unanchored places (by {@link UnanchoredPlace#key}): as at
+     *         the peer, a transaction delivered in a microblock keeps the {@code tx_index} it had in
+     *         its microblock and the {@code block_time} of the microblock's arrival once an anchor
+     *         block confirms it, though the block lists it at a later index
      */
-    static void settleUnanchored(Statements sql, NewBlock block, Positions positions) throws SQLException {
+    static Map<String, UnanchoredPlace> settleUnanchored(Statements sql, NewBlock block, Positions positions)
+            throws SQLException {
         Set<String> confirmed = new HashSet<>();
         for (NewTransaction tx : block.transactions()) {
             if (tx.inMicroblock()) {
@@ -111,6 +125,14 @@ final class Microblocks {
                 }
             }
         }
+        Map<String, UnanchoredPlace> places = new java.util.HashMap<>();
+        if (!confirmed.isEmpty()) {
+            for (Object[] row : sql.queryIn(WriteSql.UNANCHORED_PLACES_PREFIX, confirmed,
+                    rs -> new Object[]{rs.getString(1), rs.getString(2), rs.getInt(3), rs.getLong(4)})) {
+                places.put(UnanchoredPlace.key((String) row[0], (String) row[1]),
+                        new UnanchoredPlace((Integer) row[2], (Long) row[3]));
+            }
+        }
         // The confirmed streams' unanchored rows, served or not, are replaced by the block's own rows.
         for (String hash : confirmed) {
             for (String statement : List.of(WriteSql.DELETE_EVENTS_OF, WriteSql.DELETE_PRINCIPAL_TXS_OF,
@@ -118,5 +140,6 @@ final class Microblocks {
                 sql.update(statement, hash);
             }
         }
+        return places;
     }
 }

@@ -25,9 +25,20 @@ public record NewBlock(
         long burnBlockHeight,
         long parentBurnBlockTime,
         String minerTxid,
-        List<NewTransaction> transactions) {
+        List<NewTransaction> transactions,
+        Long tenureHeight) {
 
     public NewBlock {
         transactions = List.copyOf(transactions);
+    }
+
+    /** A block whose payload reports no tenure height (pre-Nakamoto; see {@link #tenureHeight}). */
+    public NewBlock(String blockHash, String indexBlockHash, long height, String parentBlockHash,
+                    String parentIndexBlockHash, String parentMicroblockHash, int parentMicroblockSequence,
+                    long blockTime, long burnBlockTime, String burnBlockHash, long burnBlockHeight,
+                    long parentBurnBlockTime, String minerTxid, List<NewTransaction> transactions) {
+        this(blockHash, indexBlockHash, height, parentBlockHash, parentIndexBlockHash, parentMicroblockHash,
+                parentMicroblockSequence, blockTime, burnBlockTime, burnBlockHash, burnBlockHeight,
+                parentBurnBlockTime, minerTxid, transactions, null);
     }
 }

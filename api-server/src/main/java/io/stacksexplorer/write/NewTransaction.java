@@ -43,6 +43,12 @@ public record NewTransaction(
                 null);
     }
 
+    /** The same transaction at another index (a confirmed microblock transaction keeps its microblock's). */
+    NewTransaction atIndex(int index) {
+        return index == txIndex ? this : new NewTransaction(txId, rawTx, index, status, rawResult, cost, microblockHash,
+                microblockSequence, contractAbi, events, facts);
+    }
+
     public boolean inMicroblock() {
         return microblockHash != null;
     }

@@ -31,8 +31,8 @@ final class WriteSql {
                 parent_index_block_hash, parent_microblock_hash, parent_microblock_sequence, block_time,
                 burn_block_time, burn_block_hash, burn_block_height, miner_txid, tx_count,
                 execution_cost_read_count, execution_cost_read_length, execution_cost_runtime,
-                execution_cost_write_count, execution_cost_write_length, canonical)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""";
+                execution_cost_write_count, execution_cost_write_length, canonical, tenure_height)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""";
 
     // --- transactions and what hangs from them --------------------------------------------------
 
@@ -266,6 +266,9 @@ final class WriteSql {
             "UPDATE smart_contracts SET microblock_canonical = ? WHERE index_block_hash = ?";
 
     static final String DELETE_TXS_OF = "DELETE FROM txs WHERE index_block_hash = ?";
+    /** Where confirmed microblock transactions stood while unanchored (their rows are keyed by microblock hash). */
+    static final String UNANCHORED_PLACES_PREFIX =
+            "SELECT index_block_hash, tx_id, tx_index, block_time FROM txs WHERE is_unanchored = TRUE AND index_block_hash IN (";
     static final String DELETE_EVENTS_OF = "DELETE FROM tx_events WHERE index_block_hash = ?";
     static final String DELETE_PRINCIPAL_TXS_OF = "DELETE FROM principal_txs WHERE index_block_hash = ?";
     static final String DELETE_CONTRACTS_OF = "DELETE FROM smart_contracts WHERE index_block_hash = ?";

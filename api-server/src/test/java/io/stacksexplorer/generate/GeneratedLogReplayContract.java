@@ -53,6 +53,8 @@ abstract class GeneratedLogReplayContract {
             assertEquals(summary.get("tip_index_block_hash").asText(), tip.get("index_block_hash").asText());
             JsonNode latest = server.get("/extended/v2/blocks/latest").body();
             assertEquals(summary.get("tip_index_block_hash").asText(), latest.get("index_block_hash").asText());
+            assertEquals(latest.get("height").asLong(), latest.get("tenure_height").asLong(),
+                    "a pre-Nakamoto block's tenure height is its height");
 
             String hot = summary.get("hot_address").asText();
             JsonNode history = server.get("/extended/v2/addresses/" + hot + "/transactions?limit=50").body();
@@ -78,6 +80,46 @@ abstract class GeneratedLogReplayContract {
 
             // Transactions announced at the end and never mined are still pending.
             assertTrue(server.get("/extended/v1/address/" + hot + "/mempool").status() == 200);
+
+            // Confirmed microblock transactions keep the tx_index they had in their microblock and
+            // the time their microblock arrived (the recorded time of its line), as at the peer,
+            // though the confirming block lists them at later indexes with its own time.
+            int checked = 0;
+            for (var unanchored : microblockTransactions(log).entrySet()) {
+                String txId = unanchored.getKey().split("/")[0];
+                JsonNode found = server.get("/extended/v1/tx/multiple?tx_id=" + txId).body().get(txId);
+                JsonNode tx = found.get("result");
+                String microblock = unanchored.getKey().split("/")[1];
+                if (tx.hasNonNull("block_height") && tx.get("canonical").asBoolean()
+                        && tx.get("microblock_canonical").asBoolean() && !tx.get("is_unanchored").asBoolean()
+                        && tx.get("microblock_hash").asText().equals(microblock)) {
+                    long[] place = unanchored.getValue();
+                    assertEquals(place[0], tx.get("tx_index").asLong(), txId + " tx_index");
+                    assertEquals(place[1], tx.get("block_time").asLong(), txId + " block_time");
+                    checked++;
+                }
+            }
+            assertTrue(checked > 0, "the log confirms microblock transactions");
         }
+    }
+
+    /**
+     * Each microblock transaction of the log, by tx id and microblock hash (a stream that forked
+     * off carries the same transaction in another microblock): its tx_index there and the line's time.
+     */
+    private static java.util.Map<String, long[]> microblockTransactions(Path log) throws java.io.IOException {
+        java.util.Map<String, long[]> places = new java.util.LinkedHashMap<>();
+        for (String line : java.nio.file.Files.readAllLines(log)) {
+            String[] columns = line.split("\t", 4);
+            if (columns.length == 4 && columns[2].equals("/new_microblocks")) {
+                long time = java.time.OffsetDateTime.parse(columns[1].trim().replace(' ', 'T')
+                        .replaceFirst("([+-]\\d\\d)$", "$1:00")).toEpochSecond();
+                for (JsonNode tx : JSON.readTree(columns[3]).get("transactions")) {
+                    places.putIfAbsent(tx.get("txid").asText() + "/" + tx.get("microblock_hash").asText(),
+                            new long[]{tx.get("tx_index").asLong(), time});
+                }
+            }
+        }
+        return places;
     }
 }

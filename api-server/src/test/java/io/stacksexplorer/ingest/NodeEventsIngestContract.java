@@ -75,6 +75,11 @@ abstract class NodeEventsIngestContract {
             JsonNode b = answer.body();
             expect(failures, where + " block " + block.height() + " index_block_hash", hash, b.get("index_block_hash").asText());
             checkTimes(b, where + " block " + block.height(), java.util.Set.of(), failures);
+            // Nakamoto payloads carry the tenure height; a pre-Nakamoto block's is its height.
+            JsonNode tenure = block.json().get("tenure_height");
+            expect(failures, where + " block " + block.height() + " tenure_height",
+                    tenure == null || tenure.isNull() ? String.valueOf(block.height()) : tenure.asText(),
+                    b.path("tenure_height").asText());
             List<JsonNode> txs = log.served(block, "transactions");
             expect(failures, where + " block " + block.height() + " tx_count",
                     String.valueOf(txs.size()), b.get("tx_count").asText());

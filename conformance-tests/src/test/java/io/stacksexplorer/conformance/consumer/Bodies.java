@@ -86,6 +86,7 @@ final class Bodies {
                 .booleanValue("canonical", true)
                 .integerType("block_time", 1610686251L)
                 .stringMatcher("block_time_iso", ISO_TIME, EX_TIME_ISO)
+                .integerType("tenure_height", 47L)
                 .stringMatcher("parent_block_hash", HASH, EX_PARENT_HASH)
                 .stringMatcher("parent_index_block_hash", HASH, EX_PARENT_INDEX_HASH)
                 .integerType("burn_block_time", 1610686251L)
