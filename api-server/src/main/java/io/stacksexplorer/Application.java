@@ -2,6 +2,7 @@ package io.stacksexplorer;
 
 import io.micronaut.context.ApplicationContext;
 import io.micronaut.runtime.Micronaut;
+import io.stacksexplorer.config.CorsSettings;
 import io.stacksexplorer.config.RunModeSettings;
 import io.stacksexplorer.config.StorageSettings;
 import io.stacksexplorer.generate.GenerateCommand;
@@ -34,7 +35,8 @@ import java.util.regex.Pattern;
  * <p>{@code STACKS_API_MODE}, as the peer's: {@code readonly} serves the API only (no event
  * observer), {@code writeonly} runs the event observer only (no public API), anything else both.
  */
-@Command(name = "api-server", mixinStandardHelpOptions = true, sortOptions = false,
+@Command(name = "api-server", mixinStandardHelpOptions = true, versionProvider = ServerVersion.class,
+        sortOptions = false,
         description = "Stacks explorer API; with no command it starts the server (configured by environment"
                 + " variables, see README).",
         subcommands = {CommandLine.HelpCommand.class, Application.Replay.class, Application.Rebuild.class,
@@ -103,7 +105,8 @@ public final class Application implements Callable<Integer> {
     }
 
     /**
-     * Storage, mode and metrics from the environment ({@link StorageSettings}, {@link RunModeSettings});
+     * Storage, mode, metrics and CORS origins from the environment ({@link StorageSettings},
+     * {@link RunModeSettings}, {@link CorsSettings});
      * the demo chain (mainnet, generated) only ever goes into the embedded database of a mainnet
      * server, never into an operator's PostgreSQL.
      */
@@ -117,6 +120,7 @@ public final class Application implements Callable<Integer> {
         props.put("stacks.event-observer.port", Integer.parseInt(env.getOrDefault("STACKS_CORE_EVENT_PORT", "3700")));
         props.putAll(RunModeSettings.modeProperties(env));
         props.putAll(RunModeSettings.metricsProperties(env));
+        props.putAll(CorsSettings.properties(env));
         return props;
     }
 
@@ -140,7 +144,7 @@ public final class Application implements Callable<Integer> {
         return ApplicationContext.builder(Application.class).properties(props).start();
     }
 
-    @Command(name = "replay", mixinStandardHelpOptions = true,
+    @Command(name = "replay", mixinStandardHelpOptions = true, versionProvider = ServerVersion.class,
             description = "Ingests a recorded event log (TSV: id, timestamp, path, JSON) into the configured"
                     + " database, in order; idempotent.")
     static final class Replay implements Callable<Integer> {
@@ -169,7 +173,7 @@ public final class Application implements Callable<Integer> {
         }
     }
 
-    @Command(name = "rebuild", mixinStandardHelpOptions = true,
+    @Command(name = "rebuild", mixinStandardHelpOptions = true, versionProvider = ServerVersion.class,
             description = "Empties every derived table and re-derives it from the stored raw node payloads.")
     static final class Rebuild implements Callable<Integer> {
 

@@ -1,13 +1,17 @@
 package io.stacksexplorer;
 
+import io.stacksexplorer.config.CorsSettings;
 import org.junit.jupiter.api.Test;
 
+import java.util.List;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** Start-up switches derived from the environment (demo chain, event observer). */
+/** Start-up switches derived from the environment (demo chain, event observer, metrics, CORS origins). */
 class ApplicationPropertiesTest {
 
     @Test
@@ -52,6 +56,24 @@ class ApplicationPropertiesTest {
         assertEquals(9999, custom.get("stacks.metrics.port"));
         assertEquals(false, Application.startupProperties(Map.of("STACKS_API_METRICS_ENABLED", "false"))
                 .get("stacks.metrics.enabled"));
+    }
+
+    @Test
+    void corsOriginsFromTheEnvironment() {
+        String property = CorsSettings.ALLOWED_ORIGINS;
+        assertNull(Application.startupProperties(Map.of()).get(property), "every origin (Micronaut's any)");
+        assertNull(Application.startupProperties(Map.of("STACKS_API_CORS_ORIGINS", " * ")).get(property));
+        assertNull(Application.startupProperties(Map.of("STACKS_API_CORS_ORIGINS", "")).get(property));
+        assertEquals(List.of("https://explorer.example.com", "http://localhost:3000", "https://[::1]:8443"),
+                Application.startupProperties(Map.of("STACKS_API_CORS_ORIGINS",
+                        "https://Explorer.Example.com/, http://localhost:3000,,https://[::1]:8443")).get(property),
+                "as browsers write an Origin: lower case, no trailing slash");
+        for (String wrong : List.of("explorer.example.com", "https://explorer.example.com/app", "ftp://example.com",
+                "https://explorer.example.com?x=1", "https://user@example.com")) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> Application.startupProperties(Map.of("STACKS_API_CORS_ORIGINS", wrong)), wrong);
+            assertTrue(e.getMessage().contains("STACKS_API_CORS_ORIGINS") && e.getMessage().contains(wrong), e.getMessage());
+        }
     }
 
     @Test

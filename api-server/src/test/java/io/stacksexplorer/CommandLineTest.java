@@ -14,7 +14,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The command line: an unknown command or option prints the usage and exits 2 without starting
- * anything (no server, no demo database in the working directory); --help lists every command.
+ * anything (no server, no demo database in the working directory); --help lists every command;
+ * --version prints the server version.
  */
 class CommandLineTest {
 
@@ -58,6 +59,17 @@ class CommandLineTest {
             assertTrue(r.out().lines().anyMatch(l -> l.matches("\\s+" + command + "\\s+\\S.*")),
                     command + " listed with its description:\n" + r.out());
         }
+    }
+
+    @Test
+    void versionPrintsTheServerVersionOfTheStatus() {
+        for (String[] args : new String[][]{{"--version"}, {"-V"}, {"replay", "--version"}, {"generate", "--version"}}) {
+            Run r = run(args);
+            assertEquals(0, r.code(), String.join(" ", args) + "\n" + r.err());
+            assertTrue(r.out().strip().matches("stacks-explorer-api v\\d+\\.\\d+\\.\\d+\\S*"),
+                    String.join(" ", args) + " printed '" + r.out() + "'");
+        }
+        assertFalse(Files.exists(Path.of("data")), "nothing started");
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.stacksexplorer.generate;
 
+import io.stacksexplorer.ServerVersion;
 import me.tongfei.progressbar.ProgressBar;
 import me.tongfei.progressbar.ProgressBarBuilder;
 import picocli.CommandLine.Command;
@@ -15,7 +16,7 @@ import java.nio.file.Path;
 import java.util.concurrent.Callable;
 
 /** {@code generate FILE.tsv --transactions N [--seed S]}: writes a generated node-event log and its summary. */
-@Command(name = "generate", mixinStandardHelpOptions = true,
+@Command(name = "generate", mixinStandardHelpOptions = true, versionProvider = ServerVersion.class,
         description = "Writes a deterministic, realistic stacks-node event log (TSV, as recorded logs) of a chain"
                 + " with N transactions, and FILE.tsv.summary.json beside it. Replay it with `replay FILE.tsv`.")
 public final class GenerateCommand implements Callable<Integer> {

@@ -35,4 +35,10 @@ class InfoController implements InfoApi {
         }
         return answer;
     }
+
+    /** The same status at the reference implementation's older path. */
+    @Override
+    public ApiStatus getApiStatusV1() {
+        return getApiStatus();
+    }
 }

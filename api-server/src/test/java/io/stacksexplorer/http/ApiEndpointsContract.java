@@ -19,9 +19,11 @@ import org.junit.jupiter.params.provider.ValueSource;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -477,6 +479,115 @@ abstract class ApiEndpointsContract {
         assertNotEquals(api.get("/extended/v2/addresses/" + hot() + "/transactions?limit=5").headers().firstValue("ETag"),
                 api.get("/extended/v2/addresses/" + hot() + "/transactions?limit=6").headers().firstValue("ETag"));
         assertFalse(api.get("/extended/v2/blocks/abc").headers().firstValue("ETag").isPresent(), "errors are not tagged");
+    }
+
+    // --- HTTP: HEAD, content codings, a tag per representation ---------------------------------------
+
+    /** A successful request of every operation in the spec (the status at both of its paths). */
+    static List<String> everyOperation() {
+        String contract = SUMMARY.contractIdWithLogs();
+        return List.of("/extended", "/extended/v1/status", "/extended/v2/blocks/150",
+                "/extended/v1/tx/multiple?tx_id=" + SUMMARY.failedContractCallTxId() + "&tx_id=" + SUMMARY.pendingTxId(),
+                "/extended/v2/smart-contracts/status?contract_id=" + contract,
+                "/extended/v1/contract/" + contract + "/events?limit=5",
+                "/extended/v2/addresses/" + hot() + "/transactions?limit=50",
+                "/extended/v1/address/" + hot() + "/mempool");
+    }
+
+    @Test
+    void headAnswersWhatGetAnswersWithoutTheBody() {
+        List<String> paths = new ArrayList<>(everyOperation());
+        paths.add("/extended/v2/blocks/999999");
+        paths.add("/extended/v2/addresses/" + hot() + "/transactions?limit=51");
+        paths.add("/extended/v1/address/" + hot() + "/mempool?unanchored=maybe");
+        for (String path : paths) {
+            for (Map<String, String> request : List.of(Map.<String, String>of(), Map.of("Accept-Encoding", "gzip"))) {
+                RawHttp.Response get = api.raw("GET", path, request);
+                RawHttp.Response head = api.raw("HEAD", path, request);
+                String what = "HEAD " + path + " " + request + "\n GET:  " + get + "\n HEAD: " + head;
+                assertEquals(get.status(), head.status(), what);
+                assertEquals(sorted(get.headerLines("date")), sorted(head.headerLines("date")), what);
+                assertEquals(String.valueOf(get.body().length), head.header("Content-Length"), what);
+                assertTrue(head.header("Content-Type").startsWith(get.status() == 200 ? "application/json"
+                        : "application/problem+json"), what);
+            }
+        }
+        RawHttp.Response plain = api.raw("HEAD", "/extended", Map.of());
+        for (String header : List.of("ETag", "Cache-Control", "Vary")) {
+            assertTrue(plain.header(header) != null, "HEAD /extended has no " + header + ": " + plain);
+        }
+    }
+
+    @Test
+    void answersOfOneKibibyteOrMoreAreGzippedForClientsThatAcceptIt() {
+        String page = "/extended/v2/addresses/" + hot() + "/transactions?limit=50";
+        RawHttp.Response identity = api.raw("GET", page, Map.of());
+        RawHttp.Response gzip = api.raw("GET", page, Map.of("Accept-Encoding", "gzip, deflate, br"));
+        assertNull(identity.header("Content-Encoding"));
+        assertEquals("gzip", gzip.header("Content-Encoding"));
+        assertTrue(gzip.body().length * 5 < identity.body().length, gzip.body().length + " vs " + identity.body().length);
+        assertArrayEquals(identity.body(), gzip.decoded());
+        for (RawHttp.Response answer : List.of(identity, gzip)) {
+            assertEquals(List.of("Accept-Encoding"), answer.headers("Vary"), answer.toString());
+        }
+        // Below the threshold nothing is compressed; the answer still names what it could vary by.
+        RawHttp.Response status = api.raw("GET", "/extended", Map.of("Accept-Encoding", "gzip"));
+        assertTrue(status.body().length < 1024 && status.header("Content-Encoding") == null, status.toString());
+        assertEquals(List.of("Accept-Encoding"), status.headers("Vary"));
+        assertEquals(List.of("Accept-Encoding"), api.raw("GET", "/extended/v2/blocks/999999", Map.of()).headers("Vary"));
+        // A client accepting only codings the API does not produce itself gets the uncompressed answer
+        // under its tag: Netty's compressor leaves tagged answers alone (it sent deflate and snappy before).
+        for (String other : List.of("deflate", "snappy", "br", "gzip;q=0, *", "identity")) {
+            RawHttp.Response answer = api.raw("GET", page, Map.of("Accept-Encoding", other));
+            assertNull(answer.header("Content-Encoding"), other);
+            assertEquals(identity.header("ETag"), answer.header("ETag"), other);
+            assertArrayEquals(identity.body(), answer.body(), other);
+        }
+        assertEquals("gzip", api.raw("GET", page, Map.of("Accept-Encoding", "*")).header("Content-Encoding"));
+    }
+
+    @Test
+    void eachCodingIsRevalidatedWithItsOwnTag() {
+        String page = "/extended/v2/addresses/" + hot() + "/transactions?limit=50";
+        Map<String, String> gzip = Map.of("Accept-Encoding", "gzip");
+        String plainTag = api.raw("GET", page, Map.of()).header("ETag");
+        String gzipTag = api.raw("GET", page, gzip).header("ETag");
+        assertTrue(plainTag.matches("\"[0-9a-f]{32}\""), plainTag);
+        assertEquals(plainTag.substring(0, 33) + "-gzip\"", gzipTag);
+
+        for (String method : List.of("GET", "HEAD")) {
+            RawHttp.Response plain = api.raw(method, page, Map.of("If-None-Match", plainTag));
+            assertEquals(304, plain.status(), method + " " + plain);
+            assertEquals(plainTag, plain.header("ETag"));
+            assertEquals("Accept-Encoding", plain.header("Vary"));
+            assertEquals("public, no-cache, must-revalidate", plain.header("Cache-Control"));
+            assertEquals(0, plain.body().length);
+            RawHttp.Response zipped = api.raw(method, page, Map.of("Accept-Encoding", "gzip", "If-None-Match",
+                    "\"other\", W/" + gzipTag));
+            assertEquals(304, zipped.status(), method + " " + zipped);
+            assertEquals(gzipTag, zipped.header("ETag"));
+        }
+        // A tag never matches the other coding's representation.
+        assertEquals(200, api.raw("GET", page, Map.of("If-None-Match", gzipTag)).status());
+        RawHttp.Response cross = api.raw("GET", page, Map.of("Accept-Encoding", "gzip", "If-None-Match", plainTag));
+        assertEquals(200, cross.status());
+        assertEquals(gzipTag, cross.header("ETag"));
+        assertEquals("gzip", cross.header("Content-Encoding"));
+    }
+
+    @Test
+    void theStatusIsAlsoServedAtTheV1Path() {
+        ApiServer.Answer status = api.get("/extended");
+        ApiServer.Answer v1 = api.get("/extended/v1/status");
+        assertEquals(200, v1.status());
+        assertEquals(status.rawBody(), v1.rawBody());
+        assertEquals(status.headers().firstValue("ETag"), v1.headers().firstValue("ETag"));
+        assertEquals(304, api.get("/extended/v1/status", Map.of("If-None-Match",
+                status.headers().firstValue("ETag").orElseThrow())).status());
+    }
+
+    private static List<String> sorted(List<String> lines) {
+        return lines.stream().sorted().toList();
     }
 
     // --- helpers --------------------------------------------------------------------------------------

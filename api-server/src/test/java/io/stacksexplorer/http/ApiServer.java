@@ -64,6 +64,15 @@ public final class ApiServer implements AutoCloseable {
         return server.getApplicationContext();
     }
 
+    public int port() {
+        return server.getPort();
+    }
+
+    /** Sends a request over a plain socket (see {@link RawHttp}); the answer is not checked against the spec. */
+    public RawHttp.Response raw(String method, String pathAndQuery, Map<String, String> headers) {
+        return RawHttp.send(port(), method, pathAndQuery, headers);
+    }
+
     /** GETs {@code pathAndQuery} and checks the answer against the spec. */
     public Answer get(String pathAndQuery) {
         return get(pathAndQuery, Map.of());

@@ -104,7 +104,7 @@ class SeedFieldsTest {
             at("getContractEvents"),
             at("getAddressTransactions"),
             at("getAddressMempoolTransactions")));
-        WHERE.put("2.11", List.of(at("getApiStatus")));
+        WHERE.put("2.11", List.of(at("getApiStatus"), at("getApiStatusV1")));
     }
 
     private static Where extend(Where w, String... more) {

@@ -25,7 +25,8 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 
 /**
  * Tag Info: the API status of any server (no provider state: what every deployment must answer)
- * and the status with a chain tip. getApiStatus documents no 4xx answer.
+ * and the status with a chain tip, at both of its paths (getApiStatus at /extended, getApiStatusV1
+ * at /extended/v1/status). Neither documents a 4xx answer.
  */
 @ExtendWith(PactConsumerTestExt.class)
 @PactTestFor(providerName = Contract.PROVIDER, pactVersion = PactSpecVersion.V4)
@@ -41,13 +42,7 @@ class InfoPactTest {
         return body;
     }
 
-    @Pact(consumer = Contract.CONSUMER)
-    V4Pact getApiStatus(PactDslWithProvider builder) {
-        PactDslResponse pact = Bodies.ok(builder
-                        .uponReceiving("getApiStatus: the API status")
-                        .path("/extended")
-                        .method("GET"),
-                status());
+    private static PactDslJsonBody withTip() {
         PactDslJsonBody withTip = status();
         withTip.object("chain_tip")
                 .integerType("block_height", 47L)
@@ -55,12 +50,38 @@ class InfoPactTest {
                 .stringMatcher("index_block_hash", HASH, EX_INDEX_BLOCK_HASH)
                 .integerType("burn_block_height", 666122L)
                 .closeObject();
+        return withTip;
+    }
+
+    @Pact(consumer = Contract.CONSUMER)
+    V4Pact getApiStatus(PactDslWithProvider builder) {
+        PactDslResponse pact = Bodies.ok(builder
+                        .uponReceiving("getApiStatus: the API status")
+                        .path("/extended")
+                        .method("GET"),
+                status());
         pact = Bodies.ok(pact
                         .given("a block exists", Map.of("height", 3))
                         .uponReceiving("getApiStatus: the status with a chain tip")
                         .path("/extended")
                         .method("GET"),
-                withTip);
+                withTip());
+        return pact.toPact(V4Pact.class);
+    }
+
+    @Pact(consumer = Contract.CONSUMER)
+    V4Pact getApiStatusV1(PactDslWithProvider builder) {
+        PactDslResponse pact = Bodies.ok(builder
+                        .uponReceiving("getApiStatusV1: the API status at the v1 path")
+                        .path("/extended/v1/status")
+                        .method("GET"),
+                status());
+        pact = Bodies.ok(pact
+                        .given("a block exists", Map.of("height", 3))
+                        .uponReceiving("getApiStatusV1: the status with a chain tip at the v1 path")
+                        .path("/extended/v1/status")
+                        .method("GET"),
+                withTip());
         return pact.toPact(V4Pact.class);
     }
 
@@ -71,6 +92,16 @@ class InfoPactTest {
         ApiStatus any = api.getApiStatus();
         assertNotNull(any.getServerVersion());
         ApiStatus withTip = api.getApiStatus();
+        assertNotNull(withTip.getServerVersion());
+    }
+
+    @Test
+    @PactTestFor(pactMethod = "getApiStatusV1")
+    void getApiStatusV1(MockServer mockServer) throws ApiException {
+        InfoApi api = new InfoApi(Clients.client(mockServer));
+        ApiStatus any = api.getApiStatusV1();
+        assertNotNull(any.getServerVersion());
+        ApiStatus withTip = api.getApiStatusV1();
         assertNotNull(withTip.getServerVersion());
     }
 }

@@ -21,7 +21,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 /**
  * Read-only probes of a running deployment whose answers must be valid against spec/openapi.yaml
- * whatever data it holds: the status, the latest block, and the chain tip looked up by height,
+ * whatever data it holds: the status (at both of its paths), the latest block, and the chain tip looked up by height,
  * hash and index block hash. Runs only with {@code -Dexplorer.verify.url=http://host:port}.
  */
 @EnabledIf("io.stacksexplorer.conformance.deployment.Deployment#configured")
@@ -33,6 +33,7 @@ class DeploymentSpecProbeTest {
     @Test
     void statusAndChainTipAnswerAsTheSpecSays() throws Exception {
         String status = get("/extended", 200);
+        get("/extended/v1/status", 200);
         JsonNode tip = JSON.readTree(status).path("chain_tip");
         String latest = get("/extended/v2/blocks/latest", -1);
         if (tip.isMissingNode()) {
