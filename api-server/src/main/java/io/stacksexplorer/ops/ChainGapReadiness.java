@@ -51,6 +51,9 @@ class ChainGapReadiness implements HealthIndicator {
         try {
             BlocksWaiting waiting = statusQueries.blocksWaitingForParent();
             details.put("blocksWaitingForParent", waiting.count());
+            // Reported, not DOWN: a stream can arrive before its block for a moment; one that stays
+            // shows in the metric stacks_ingest_microblocks_waiting_for_anchor.
+            details.put("microblocksWaitingForAnchor", waiting.microblocksWaitingForAnchor());
             if (waiting.count() > 0) {
                 status = HealthStatus.DOWN;
                 details.put("problem", waiting.count() + " delivered block(s) wait for parent " + waiting.firstParent()

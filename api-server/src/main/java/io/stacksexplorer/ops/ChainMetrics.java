@@ -36,6 +36,7 @@ class ChainMetrics implements MeterBinder {
     private volatile long tipChangedAtMillis = System.currentTimeMillis();
     private volatile double blocksPerSecond;
     private volatile double blocksWaitingForParent = Double.NaN;
+    private volatile double microblocksWaitingForAnchor = Double.NaN;
     private long sampledBlocks;
     private long sampledAtNanos = System.nanoTime();
 
@@ -60,6 +61,10 @@ class ChainMetrics implements MeterBinder {
                 .description("Delivered blocks kept but not served because their parent is missing from the"
                         + " database (a gap: see README, Recovering from a gap); 0 when the chain is whole")
                 .register(registry);
+        Gauge.builder("stacks.ingest.microblocks.waiting.for.anchor", this, m -> m.microblocksWaitingForAnchor)
+                .description("Delivered microblock streams kept but not served because their anchor's parent block is"
+                        + " missing; normal for a moment, a gap when it stays above 0")
+                .register(registry);
         Gauge.builder("stacks.ingest.blocks.per.second", this, m -> m.blocksPerSecond)
                 .description("Blocks ingested per second over the last sampling interval (replay rate)")
                 .register(registry);
@@ -76,7 +81,9 @@ class ChainMetrics implements MeterBinder {
             sampledAtNanos = now;
         }
         try {
-            blocksWaitingForParent = status.get().blocksWaitingForParent().count();
+            var waiting = status.get().blocksWaitingForParent();
+            blocksWaitingForParent = waiting.count();
+            microblocksWaitingForAnchor = waiting.microblocksWaitingForAnchor();
             ChainStateRow tip = status.get().chainState();
             double height = tip == null || tip.blockHeight() == null ? Double.NaN : tip.blockHeight();
             if (Double.compare(height, tipHeight) != 0) {

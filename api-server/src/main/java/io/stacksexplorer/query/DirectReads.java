@@ -48,6 +48,10 @@ class DirectReads {
                               ORDER BY w.id FETCH FIRST 1 ROWS ONLY)
             FROM node_events WHERE deferred_parent IS NOT NULL AND event_path = '/new_block'""";
 
+    /** Microblock streams kept because their anchor (parent) block is not stored yet. */
+    private static final String MICROBLOCKS_WAITING = """
+            SELECT COUNT(*) FROM node_events WHERE deferred_parent IS NOT NULL AND event_path = '/new_microblocks'""";
+
     private static final String LATEST_DEPLOY = "SELECT " + ContractDeployRow.COLUMNS + " FROM smart_contracts"
             + " WHERE contract_id = ? AND canonical = TRUE AND microblock_canonical = TRUE"
             + " ORDER BY block_height DESC, microblock_sequence DESC, tx_index DESC LIMIT 1";
@@ -81,7 +85,10 @@ class DirectReads {
     }
 
     BlocksWaiting blocksWaitingForParent() {
-        return query(BLOCKS_WAITING, ps -> { }, rs -> new BlocksWaiting(rs.getLong(1), rs.getString(2))).get(0);
+        BlocksWaiting blocks = query(BLOCKS_WAITING, ps -> { }, rs -> new BlocksWaiting(rs.getLong(1), rs.getString(2), 0))
+                .get(0);
+        long microblocks = query(MICROBLOCKS_WAITING, ps -> { }, rs -> rs.getLong(1)).get(0);
+        return new BlocksWaiting(blocks.count(), blocks.firstParent(), microblocks);
     }
 
     /** The canonical block at a height. */

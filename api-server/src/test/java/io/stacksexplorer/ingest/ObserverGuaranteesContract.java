@@ -117,6 +117,39 @@ abstract class ObserverGuaranteesContract {
     }
 
     @Test
+    void aMicroblockStreamBeforeItsBlockIsReportedWhileItWaitsAndPlacedWhenTheBlockArrives() throws IOException {
+        try (IngestServer server = IngestServer.start(database(), "0x00000001")) {
+            int micro = -1;
+            for (int i = 0; i < log.size() && micro < 0; i++) {
+                if (log.get(i).path().equals("/new_microblocks")) {
+                    micro = i;
+                }
+            }
+            assertTrue(micro > 0, "the generated log has microblocks");
+            String parent = IngestServer.JSON.readTree(log.get(micro).body()).get("parent_index_block_hash").asText();
+            int parentIndex = -1;
+            for (int i = 0; i < micro; i++) {
+                if (log.get(i).path().equals("/new_block")
+                        && IngestServer.JSON.readTree(log.get(i).body()).get("index_block_hash").asText().equals(parent)) {
+                    parentIndex = i;
+                }
+            }
+            post(server, log.subList(0, parentIndex));
+            StatusQueries status = server.context().getBean(StatusQueries.class);
+            post(server, log.subList(micro, micro + 1));
+            assertEquals(1, status.blocksWaitingForParent().microblocksWaitingForAnchor());
+            JsonNode ready = readiness(server);
+            assertEquals("UP", ready.get("status").asText(), "a stream may come before its block: " + ready);
+            assertTrue(ready.toString().contains("\"microblocksWaitingForAnchor\":1"), ready.toString());
+
+            post(server, log.subList(parentIndex, micro));
+            assertEquals(0, status.blocksWaitingForParent().microblocksWaitingForAnchor(), "placed with its block");
+            post(server, log.subList(micro, log.size()));
+            assertEquals(summary.get("tip_height").asLong(), tipHeight(server));
+        }
+    }
+
+    @Test
     void aForgedBlockFarAboveTheTipTakesNothing() throws IOException {
         try (IngestServer server = IngestServer.start(database(), "0x00000001")) {
             int index = firstBlock(b -> b.get("block_height").asLong() >= 8);
