@@ -122,6 +122,8 @@ class ObserverBenchmark {
                                             NodeFeeder.Connections connections, Path serverLog) throws Exception {
         int port = freePort();
         ProcessBuilder builder = new ProcessBuilder("java", "-Xmx512m", "-jar", jar.toString());
+        // Only the run's own database settings: an inherited PG_HOST would win over H2_FILE.
+        builder.environment().keySet().removeIf(name -> name.startsWith("PG_") || name.startsWith("H2_"));
         builder.environment().putAll(env);
         builder.environment().put("STACKS_API_MODE", "writeonly");
         builder.environment().put("STACKS_CORE_EVENT_HOST", "127.0.0.1");

@@ -275,6 +275,9 @@ class ObserverCrashTest {
         String java = ProcessHandle.current().info().command().orElse("java");
         ProcessBuilder builder = new ProcessBuilder(java, "-Xmx384m", "-XX:TieredStopAtLevel=1",
                 "-cp", System.getProperty("java.class.path"), "io.stacksexplorer.Application");
+        // The database is the target's alone: PG_HOST inherited from the shell (CI exports it) would
+        // send an H2 target's server to PostgreSQL, since PG_HOST wins over H2_FILE.
+        builder.environment().keySet().removeIf(name -> name.startsWith("PG_") || name.startsWith("H2_"));
         builder.environment().putAll(target.env());
         builder.environment().put("STACKS_API_MODE", "writeonly");
         builder.environment().put("STACKS_CORE_EVENT_HOST", "127.0.0.1");

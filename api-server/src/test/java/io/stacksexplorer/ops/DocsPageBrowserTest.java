@@ -39,7 +39,8 @@ class DocsPageBrowserTest {
                 summaries.add(op.get("summary").asText());
             }
         }));
-        assertEquals(7, summaries.size(), "seven operations: " + summaries);
+        // The seven operations of the seed, and the status again at its v1 path (getApiStatusV1).
+        assertEquals(8, summaries.size(), "seven operations and the v1 status: " + summaries);
 
         try (ApiServer server = ApiServer.start(TestDatabase.H2);
              HeadlessChromium browser = new HeadlessChromium(chromium.get())) {
