@@ -46,7 +46,6 @@ public class EventIngestor {
         return stats.snapshot();
     }
 
-
     /**
      * Ingests one delivery.
      *

@@ -1,10 +1,8 @@
 package io.stacksexplorer.ops;
 
 import io.micronaut.context.annotation.Requires;
-import io.micronaut.core.async.publisher.Publishers;
 import io.micronaut.health.HealthStatus;
 import io.micronaut.management.endpoint.health.HealthEndpoint;
-import io.micronaut.management.health.indicator.HealthIndicator;
 import io.micronaut.management.health.indicator.HealthResult;
 import io.micronaut.management.health.indicator.annotation.Readiness;
 import io.micronaut.scheduling.TaskExecutors;
@@ -12,11 +10,9 @@ import io.stacksexplorer.query.BlocksWaiting;
 import io.stacksexplorer.query.StatusQueries;
 import jakarta.inject.Named;
 import jakarta.inject.Singleton;
-import org.reactivestreams.Publisher;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 
 /**
@@ -30,22 +26,17 @@ import java.util.concurrent.ExecutorService;
 @Singleton
 @Readiness
 @Requires(beans = HealthEndpoint.class)
-class ChainGapReadiness implements HealthIndicator {
+class ChainGapReadiness extends BlockingHealthIndicator {
 
     private final StatusQueries statusQueries;
-    private final ExecutorService blocking;
 
     ChainGapReadiness(StatusQueries status, @Named(TaskExecutors.BLOCKING) ExecutorService blocking) {
+        super(blocking);
         this.statusQueries = status;
-        this.blocking = blocking;
     }
 
     @Override
-    public Publisher<HealthResult> getResult() {
-        return Publishers.fromCompletableFuture(() -> CompletableFuture.supplyAsync(this::check, blocking));
-    }
-
-    private HealthResult check() {
+    HealthResult check() {
         Map<String, Object> details = new LinkedHashMap<>();
         HealthStatus status = HealthStatus.UP;
         try {

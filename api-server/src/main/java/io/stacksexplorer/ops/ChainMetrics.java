@@ -62,7 +62,7 @@ class ChainMetrics implements MeterBinder {
                         + " database (a gap: see README, Recovering from a gap); 0 when the chain is whole")
                 .register(registry);
         Gauge.builder("stacks.ingest.microblocks.waiting.for.anchor", this, m -> m.microblocksWaitingForAnchor)
-                .description("Delivered microblock streams kept but not served because their anchor's parent block is"
+                .description("Delivered microblock streams kept but not served because the block they build on is"
                         + " missing; normal for a moment, a gap when it stays above 0")
                 .register(registry);
         Gauge.builder("stacks.ingest.blocks.per.second", this, m -> m.blocksPerSecond)

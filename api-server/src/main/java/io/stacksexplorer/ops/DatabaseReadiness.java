@@ -3,13 +3,10 @@ package io.stacksexplorer.ops;
 import io.micronaut.data.connection.jdbc.advice.DelegatingDataSource;
 import io.micronaut.health.HealthStatus;
 import io.micronaut.management.endpoint.health.HealthEndpoint;
-import io.micronaut.management.health.indicator.HealthIndicator;
 import io.micronaut.management.health.indicator.HealthResult;
 import io.micronaut.management.health.indicator.annotation.Readiness;
 import io.micronaut.context.annotation.Requires;
 import jakarta.inject.Singleton;
-import org.reactivestreams.Publisher;
-import io.micronaut.core.async.publisher.Publishers;
 import io.micronaut.scheduling.TaskExecutors;
 import jakarta.inject.Named;
 
@@ -18,7 +15,6 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 
 /**
@@ -28,27 +24,21 @@ import java.util.concurrent.ExecutorService;
 @Singleton
 @Readiness
 @Requires(beans = HealthEndpoint.class)
-class DatabaseReadiness implements HealthIndicator {
+class DatabaseReadiness extends BlockingHealthIndicator {
 
     private static final int VALIDATION_TIMEOUT_SECONDS = 2;
 
     private final DataSource dataSource;
     private final SchemaStatus schema;
-    private final ExecutorService blocking;
 
     DatabaseReadiness(DataSource dataSource, SchemaStatus schema, @Named(TaskExecutors.BLOCKING) ExecutorService blocking) {
+        super(blocking);
         this.dataSource = DelegatingDataSource.unwrapDataSource(dataSource);
         this.schema = schema;
-        this.blocking = blocking;
     }
 
     @Override
-    public Publisher<HealthResult> getResult() {
-        // JDBC blocks: off the event loop.
-        return Publishers.fromCompletableFuture(() -> CompletableFuture.supplyAsync(this::check, blocking));
-    }
-
-    private HealthResult check() {
+    HealthResult check() {
         Map<String, Object> details = new LinkedHashMap<>();
         HealthStatus status = HealthStatus.UP;
         try (Connection c = dataSource.getConnection()) {

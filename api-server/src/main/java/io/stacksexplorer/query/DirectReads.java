@@ -41,16 +41,17 @@ class DirectReads {
 
     private static final String BLOCK = "SELECT " + BlockRow.COLUMNS + " FROM blocks WHERE canonical = TRUE";
 
-    /** Delivered blocks kept because their parent is not stored (the write path marks them in node_events). */
-    private static final String BLOCKS_WAITING = """
-            SELECT COUNT(*), (SELECT w.deferred_parent FROM node_events w
-                              WHERE w.deferred_parent IS NOT NULL AND w.event_path = '/new_block'
-                              ORDER BY w.id FETCH FIRST 1 ROWS ONLY)
-            FROM node_events WHERE deferred_parent IS NOT NULL AND event_path = '/new_block'""";
-
-    /** Microblock streams kept because their anchor (parent) block is not stored yet. */
-    private static final String MICROBLOCKS_WAITING = """
-            SELECT COUNT(*) FROM node_events WHERE deferred_parent IS NOT NULL AND event_path = '/new_microblocks'""";
+    /**
+     * Delivered blocks and microblock streams kept because the block they build on is not stored
+     * (the write path marks them in node_events), and the parent the earliest such block waits for.
+     */
+    private static final String PAYLOADS_WAITING = """
+            SELECT COALESCE(SUM(CASE WHEN event_path = '/new_block' THEN 1 ELSE 0 END), 0),
+                   COALESCE(SUM(CASE WHEN event_path = '/new_microblocks' THEN 1 ELSE 0 END), 0),
+                   (SELECT w.deferred_parent FROM node_events w
+                    WHERE w.deferred_parent IS NOT NULL AND w.event_path = '/new_block'
+                    ORDER BY w.id FETCH FIRST 1 ROWS ONLY)
+            FROM node_events WHERE deferred_parent IS NOT NULL""";
 
     private static final String LATEST_DEPLOY = "SELECT " + ContractDeployRow.COLUMNS + " FROM smart_contracts"
             + " WHERE contract_id = ? AND canonical = TRUE AND microblock_canonical = TRUE"
@@ -85,10 +86,8 @@ class DirectReads {
     }
 
     BlocksWaiting blocksWaitingForParent() {
-        BlocksWaiting blocks = query(BLOCKS_WAITING, ps -> { }, rs -> new BlocksWaiting(rs.getLong(1), rs.getString(2), 0))
+        return query(PAYLOADS_WAITING, ps -> { }, rs -> new BlocksWaiting(rs.getLong(1), rs.getString(3), rs.getLong(2)))
                 .get(0);
-        long microblocks = query(MICROBLOCKS_WAITING, ps -> { }, rs -> rs.getLong(1)).get(0);
-        return new BlocksWaiting(blocks.count(), blocks.firstParent(), microblocks);
     }
 
     /** The canonical block at a height. */

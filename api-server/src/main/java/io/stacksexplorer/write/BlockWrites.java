@@ -29,7 +29,7 @@ final class BlockWrites {
      * (a log that starts above genesis). A block of a chain that extends the tip is answered
      * without a query.
      */
-    static boolean parentKnown(Statements sql, NewBlock block) throws SQLException {
+    private static boolean parentKnown(Statements sql, NewBlock block) throws SQLException {
         if (block.height() <= 1) {
             return true;
         }
@@ -40,9 +40,17 @@ final class BlockWrites {
         return ChainRows.findBlock(sql, block.parentIndexBlockHash()) != null;
     }
 
-    BlockWriteResult write(Statements sql, NewBlock block) throws SQLException {
+    /**
+     * @param needsParent true for a block the node delivered: one whose parent is not stored is not
+     *                    written ({@link BlockWriteResult#waiting}); blocks written by the application
+     *                    itself (the demo chain) come in order
+     */
+    BlockWriteResult write(Statements sql, NewBlock block, boolean needsParent) throws SQLException {
         if (ChainRows.findBlock(sql, block.indexBlockHash()) != null) {
             return BlockWriteResult.unchanged();
+        }
+        if (needsParent && !parentKnown(sql, block)) {
+            return BlockWriteResult.waiting();
         }
         Statements.Tip tip = sql.tip();
         if (tip.height() != null && block.height() <= tip.height()) {

@@ -56,23 +56,19 @@ public class ChainWriter {
             if (!storeRaw(sql, raw)) {
                 return BlockWriteResult.unchanged();
             }
-            if (raw != null && ChainRows.findBlock(sql, block.indexBlockHash()) == null
-                    && !BlockWrites.parentKnown(sql, block)) {
+            BlockWriteResult result = blocks.write(sql, block, raw != null);
+            if (result.waitingForParent()) {
                 // A node delivers a block only after its parent, so an unknown parent means this
                 // database lacks something the node sent (a restored backup, a lost write) or the
                 // payload is not from this chain. Making it the tip would serve a chain with a hole
                 // and hide the loss; refusing it would make the node resend it forever. It is kept,
                 // marked with the parent it waits for, and written when that parent arrives
                 // (EventIngestor applies it after the parent, as for early microblocks).
-                sql.update(WriteSql.SET_DEFERRED, block.parentIndexBlockHash(), rawId(sql, raw));
-                sql.deferredPayloadsChanged();
-                return BlockWriteResult.waiting();
+                defer(sql, raw, block.parentIndexBlockHash());
+                return result;
             }
-            if (raw != null && raw.storedId() != null) {
-                // A kept block whose parent has arrived (or a rebuild): no longer waiting.
-                sql.update(WriteSql.CLEAR_DEFERRED_OF, raw.storedId());
-            }
-            BlockWriteResult result = blocks.write(sql, block);
+            // A kept block whose parent has arrived (or a rebuild): no longer waiting.
+            undefer(sql, raw);
             if (!result.alreadyStored() && (pox.v1() != null || pox.v2() != null || pox.v3() != null)) {
                 sql.addBatch(WriteSql.SET_POX_UNLOCK_HEIGHTS, pox.v1(), pox.v2(), pox.v3());
             }
@@ -95,15 +91,11 @@ public class ChainWriter {
             ChainRows.BlockRef parent = ChainRows.findBlock(sql, micro.parentIndexBlockHash());
             if (parent == null) {
                 if (raw != null) {
-                    sql.update(WriteSql.SET_DEFERRED, micro.parentIndexBlockHash(), rawId(sql, raw));
-                    sql.deferredPayloadsChanged();
+                    defer(sql, raw, micro.parentIndexBlockHash());
                 }
                 return 0;
             }
-            if (raw != null && raw.storedId() != null) {
-                sql.update(WriteSql.SET_DEFERRED, null, raw.storedId());
-                sql.deferredPayloadsChanged();
-            }
+            undefer(sql, raw);
             return microblocks.write(sql, micro, parent);
         });
     }
@@ -286,6 +278,19 @@ public class ChainWriter {
         String hash = raw.payloadHash();
         // One round trip: inserted (new) or not (seen before).
         return sql.update(WriteSql.INSERT_NODE_EVENT_IF_NEW, raw.receivedAt(), raw.path(), hash, raw.body(), hash) == 1;
+    }
+
+    /** Keeps a payload until the block {@code parentIndexBlockHash} arrives ({@link #deferredPayloads}). */
+    private static void defer(Statements sql, RawPayload raw, String parentIndexBlockHash) throws SQLException {
+        sql.update(WriteSql.SET_DEFERRED, parentIndexBlockHash, rawId(sql, raw));
+        sql.deferredPayloadsChanged();
+    }
+
+    /** A stored payload being derived (its parent arrived, or a rebuild) no longer waits. */
+    private static void undefer(Statements sql, RawPayload raw) throws SQLException {
+        if (raw != null && raw.storedId() != null && sql.update(WriteSql.CLEAR_DEFERRED_OF, raw.storedId()) > 0) {
+            sql.deferredPayloadsChanged();
+        }
     }
 
     private static long rawId(Statements sql, RawPayload raw) throws SQLException {
