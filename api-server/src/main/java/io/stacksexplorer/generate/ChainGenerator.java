@@ -20,11 +20,13 @@ import java.util.TreeMap;
 import java.util.function.LongConsumer;
 
 /**
- * Generates a node-event log of a Stacks 2.x mainnet-like chain, deterministically from a seed:
+ * Generates a node-event log of a mainnet-like chain, deterministically from a seed. It starts with
+ * a genesis block (block 0) whose transaction carries the initial allocations. In the 2.x era:
  * per Stacks block a burn block, mempool announcements of most of the block's transactions (some
  * replaced by fee, some never mined and garbage-collected later), the block itself, now and then a
  * microblock stream that the next block confirms, and now and then a short fork: a sibling block
- * (or two) that a child then makes the longer chain.
+ * (or two) that a child then makes the longer chain. In the Nakamoto era (see {@link Nakamoto}):
+ * per burn block a tenure of several to dozens of small signed blocks, seconds apart.
  *
  * <p>Memory is flat: the generator keeps the accounts pool, the last two blocks (a fork re-mines
  * their transactions), the pending microblock stream and a bounded queue of mempool drops, and
@@ -32,19 +34,30 @@ import java.util.function.LongConsumer;
  */
 public final class ChainGenerator {
 
+    static final String ZERO_HASH = "0x" + "00".repeat(32);
     private static final long GENESIS_TIME = 1_713_000_000L; // April 2024, after the 2.5 fork
     private static final long FIRST_BURN_HEIGHT = 840_400L;
-    private static final long[] POX_UNLOCK_HEIGHTS = {781_551L, 787_651L, 840_360L};
-    private static final long COINBASE = 1_000_000_000L;
-    private static final int MATURITY = 100;
+    static final long[] POX_UNLOCK_HEIGHTS = {781_551L, 787_651L, 840_360L};
+    static final long COINBASE = 1_000_000_000L;
+    static final int MATURITY = 100;
 
     private final long seed;
-    private final SplittableRandom random;
-    private final Traffic traffic;
+    private final Era era;
+    final SplittableRandom random;
+    final Traffic traffic;
 
-    /** A block written to the log, kept while a fork may still re-mine its transactions. */
-    private record Mined(NodeEventLog.Block payload, Account miner, long coinbaseNonce, List<GeneratedTx> anchored,
-                         boolean touchesMicroblocks) {
+    /**
+     * A block written to the log, kept while a fork may still re-mine its transactions.
+     *
+     * @param extends_ whether the block holds a tenure extension (a Nakamoto fork never orphans one)
+     */
+    record Mined(NodeEventLog.Block payload, Account miner, long coinbaseNonce, List<GeneratedTx> anchored,
+                 boolean touchesMicroblocks, boolean extends_) {
+
+        Mined(NodeEventLog.Block payload, Account miner, long coinbaseNonce, List<GeneratedTx> anchored,
+              boolean touchesMicroblocks) {
+            this(payload, miner, coinbaseNonce, anchored, touchesMicroblocks, false);
+        }
 
         Parent asParent() {
             return new Parent(payload.blockHash(), payload.indexBlockHash(), payload.burn());
@@ -56,18 +69,19 @@ public final class ChainGenerator {
         }
     }
 
-    private record Parent(String blockHash, String indexBlockHash, Burn burn) {
+    record Parent(String blockHash, String indexBlockHash, Burn burn) {
     }
 
     private record StaleDrop(long dueHeight, String txId) {
     }
 
-    private NodeEventLog log;
-    private GeneratorSummary summary;
-    private long clock;
-    private Burn burn;
-    private Mined tip;
+    NodeEventLog log;
+    GeneratorSummary summary;
+    long clock;
+    Burn burn;
+    Mined tip;
     private Mined beforeTip;
+    private Nakamoto nakamoto;
     private List<Placed> stream = List.of();
     /** How many of the stream's transactions the next block confirms (the rest were forked off). */
     private int streamConfirmed;
@@ -77,8 +91,14 @@ public final class ChainGenerator {
     private final String[][] maturing = new String[MATURITY + 1][];
     private final TreeMap<String, Long> txTypes = new TreeMap<>();
 
+    /** A {@link Era#MIXED} chain. */
     public ChainGenerator(long seed) {
+        this(seed, Era.MIXED);
+    }
+
+    public ChainGenerator(long seed, Era era) {
         this.seed = seed;
+        this.era = era;
         this.random = new SplittableRandom(seed);
         this.traffic = new Traffic(random.split());
     }
@@ -108,14 +128,35 @@ public final class ChainGenerator {
         summary.seed = seed;
         summary.hotAddress = traffic.hot.id;
         summary.hotContract = traffic.hotContract;
+        summary.era = era.option();
         clock = GENESIS_TIME * 1_000_000L;
         burn = new Burn(burnHash(), FIRST_BURN_HEIGHT, GENESIS_TIME);
+        genesis();
+        progress.accept(summary.transactions);
 
-        long height = 0;
+        // A mixed chain turns Nakamoto once 30 % of its transactions are mined, as mainnet did
+        // after years of 2.x blocks (activation waits for a pending microblock stream to be mined).
+        long nakamotoFrom = switch (era) {
+            case TWO -> Long.MAX_VALUE;
+            case THREE -> 0;
+            case MIXED -> transactions * 3 / 10;
+        };
         while (summary.transactions < transactions) {
-            height++;
-            round(height, transactions - summary.transactions);
+            long budget = transactions - summary.transactions;
+            if (nakamoto == null && summary.transactions >= nakamotoFrom && stream.isEmpty()) {
+                nakamoto = new Nakamoto(this);
+                traffic.nakamoto = true;
+                summary.epoch3ActivationBurnHeight = burn.height() + 1;
+            }
+            if (nakamoto != null) {
+                nakamoto.block(budget);
+            } else {
+                round(tip.payload().height() + 1, budget);
+            }
             progress.accept(summary.transactions);
+        }
+        if (nakamoto != null) {
+            nakamoto.finish();
         }
         pendingAtEnd();
         summary.tipHeight = tip.payload().height();
@@ -124,6 +165,22 @@ public final class ChainGenerator {
         summary.lines = log.lines();
         summary.seconds = (System.nanoTime() - started) / 1e9;
         return summary;
+    }
+
+    // --- genesis ---------------------------------------------------------------------------------
+
+    /** Block 0: one transaction carrying the initial balances as mint events, no coinbase. */
+    private void genesis() throws IOException {
+        newBurnBlock();
+        traffic.burnHeight = burn.height();
+        Account miner = traffic.miners[0];
+        Parent parent = new Parent(ZERO_HASH, traffic.hash32(), new Burn(ZERO_HASH, 0, 0));
+        Mined block = mine(0, parent, miner, miner.nonce, List.of(traffic.genesis()), List.of());
+        advance(random.nextInt(20, 90));
+        log.block(clock, block.payload(), POX_UNLOCK_HEIGHTS);
+        count(block);
+        tip = block;
+        maturing[0] = null; // block 0 has no coinbase, so nothing of it matures
     }
 
     // --- one Stacks block -------------------------------------------------------------------------
@@ -140,7 +197,7 @@ public final class ChainGenerator {
         List<Placed> confirmed = stream.subList(0, streamConfirmed);
         List<GeneratedTx> anchored = new ArrayList<>(size - confirmed.size());
         long coinbaseNonce = miner.nonce;
-        anchored.add(traffic.coinbase(miner, height == 1));
+        anchored.add(traffic.coinbase(miner));
         for (Placed orphan : stream.subList(streamConfirmed, stream.size())) {
             anchored.add(orphan.tx());
         }
@@ -152,9 +209,7 @@ public final class ChainGenerator {
         maybeStale(height);
 
         boolean confirmsStream = !stream.isEmpty();
-        Parent parent = tip != null ? tip.asParent()
-                : new Parent(traffic.hash32(), traffic.hash32(), new Burn(burnHash(), burn.height() - 1,
-                burn.time() - 600));
+        Parent parent = tip.asParent();
         Mined block = mine(height, parent, miner, coinbaseNonce, anchored, confirmed);
         advance(random.nextInt(20, 90));
         log.block(clock, block.payload(), POX_UNLOCK_HEIGHTS);
@@ -206,10 +261,7 @@ public final class ChainGenerator {
         }
         String blockHash = traffic.hash32();
         String consensusHash = Hex.encode(traffic.bytes(20));
-        byte[] indexInput = new byte[52];
-        System.arraycopy(Hex.decode(blockHash), 0, indexInput, 0, 32);
-        System.arraycopy(Hex.decode(consensusHash), 0, indexInput, 32, 20);
-        String indexBlockHash = Hex.encode(Sha512_256.hash(indexInput));
+        String indexBlockHash = indexBlockHash(blockHash, consensusHash);
         List<Reward> rewards = new ArrayList<>(1);
         String[] matured = maturing[(int) (height % maturing.length)];
         if (height > MATURITY && matured != null) {
@@ -217,33 +269,54 @@ public final class ChainGenerator {
         }
         NodeEventLog.Block payload = new NodeEventLog.Block(height, blockHash, indexBlockHash, parent.blockHash(),
                 parent.indexBlockHash(), parentMicroblock, parentMicroblockSequence, burn, parent.burn(),
-                traffic.hash32(), placed, rewards);
+                traffic.hash32(), placed, rewards, null);
         long fees = random.nextLong(50_000, 2_000_000L) * anchored.size();
         maturing[(int) (height % maturing.length)] = new String[]{miner.id, Long.toString(fees), blockHash,
                 consensusHash};
         return new Mined(payload, miner, coinbaseNonce, anchored, !confirmed.isEmpty());
     }
 
-    private void count(Mined block) {
-        summary.blocks++;
+    /** A block's index hash, as the node derives it: SHA-512/256 of its hash and its consensus hash. */
+    static String indexBlockHash(String blockHash, String consensusHash) {
+        byte[] indexInput = new byte[52];
+        System.arraycopy(Hex.decode(blockHash), 0, indexInput, 0, 32);
+        System.arraycopy(Hex.decode(consensusHash), 0, indexInput, 32, 20);
+        return Hex.encode(Sha512_256.hash(indexInput));
+    }
+
+    void count(Mined block) {
+        tally(block, 1);
+    }
+
+    /** Takes an orphaned block's counts back out of the summary (its transactions are mined again). */
+    void uncount(Mined block) {
+        tally(block, -1);
+    }
+
+    private void tally(Mined block, int sign) {
+        // Block 0 is not a block to the API: its transactions are served as part of block 1.
+        if (block.payload().height() > 0) {
+            summary.blocks += sign;
+            summary.blocksByEra.merge(block.payload().nakamoto() == null ? "2" : "3", (long) sign, Long::sum);
+        }
         for (Placed p : block.payload().transactions()) {
             GeneratedTx tx = p.tx();
-            summary.transactions++;
-            txTypes.merge(tx.txType(), 1L, Long::sum);
+            summary.transactions += sign;
+            txTypes.merge(tx.txType(), (long) sign, Long::sum);
             if (!tx.committed()) {
-                summary.failedTransactions++;
+                summary.failedTransactions += sign;
             }
             if (tx.sponsored()) {
-                summary.sponsoredTransactions++;
+                summary.sponsoredTransactions += sign;
             }
             if ("smart_contract".equals(tx.txType())) {
-                summary.contractDeployments++;
+                summary.contractDeployments += sign;
             }
             if (tx.hot()) {
-                summary.hotAddressTransactions++;
+                summary.hotAddressTransactions += sign;
             }
-            summary.contractLogs += tx.logs();
-            summary.hotContractLogs += tx.hotLogs();
+            summary.contractLogs += sign * tx.logs();
+            summary.hotContractLogs += sign * tx.hotLogs();
         }
     }
 
@@ -274,7 +347,7 @@ public final class ChainGenerator {
             Account miner = traffic.miners[random.nextInt(Traffic.MINERS)];
             List<GeneratedTx> txs = new ArrayList<>(original.anchored().size());
             long coinbaseNonce = miner.nonce;
-            txs.add(traffic.coinbase(miner, false));
+            txs.add(traffic.coinbase(miner));
             txs.addAll(original.anchored().subList(1, original.anchored().size()));
             Mined sibling = mine(original.payload().height(), parent, miner, coinbaseNonce, txs, List.of());
             advance(random.nextInt(5, 60));
@@ -352,7 +425,7 @@ public final class ChainGenerator {
      * Most transactions reach the mempool before a block mines them, in small batches; one replaced
      * by fee is announced twice (first the cheaper original) and the original dropped.
      */
-    private void announce(List<GeneratedTx> txs) throws IOException {
+    void announce(List<GeneratedTx> txs) throws IOException {
         List<String> batch = new ArrayList<>();
         for (GeneratedTx tx : txs) {
             if (tx.replaced() != null) {
@@ -385,7 +458,7 @@ public final class ChainGenerator {
     }
 
     /** Now and then a transfer whose nonce is far ahead: garbage-collected some blocks later. */
-    private void maybeStale(long height) throws IOException {
+    void maybeStale(long height) throws IOException {
         if (random.nextInt(100) < 4) {
             Encoded stale = traffic.staleTransfer();
             advance(random.nextInt(1, 30));
@@ -395,7 +468,7 @@ public final class ChainGenerator {
         }
     }
 
-    private void dropDueTransactions(long height) throws IOException {
+    void dropDueTransactions(long height) throws IOException {
         List<String> due = new ArrayList<>();
         while (!staleDrops.isEmpty() && staleDrops.peek().dueHeight() <= height) {
             due.add(staleDrops.poll().txId());
@@ -427,21 +500,28 @@ public final class ChainGenerator {
     // --- burn chain and clock -----------------------------------------------------------------------
 
     /** The next Bitcoin block; now and then one passes without a Stacks block (no sortition winner). */
-    private void newBurnBlock() throws IOException {
+    void newBurnBlock() throws IOException {
         int blocks = random.nextInt(100) < 5 ? 2 : 1;
         for (int i = 0; i < blocks; i++) {
             long time = Math.max(burn.time() + 60, burn.time() + 600 + random.nextInt(-240, 241));
-            burn = new Burn(burnHash(), burn.height() + 1, time);
+            if (nakamoto != null) {
+                // A Nakamoto tenure lasts until Bitcoin's next block: it comes seconds after the
+                // tenure's last block (so Stacks blocks stay seconds apart across tenures too).
+                time = Math.max(burn.time(), nakamoto.lastBlockTime()) + random.nextInt(1, 30);
+                burn = new Burn(burnHash(), burn.height() + 1, time, burn.hash(), Hex.encode(traffic.bytes(20)));
+            } else {
+                burn = new Burn(burnHash(), burn.height() + 1, time);
+            }
             clock = Math.max(clock, time * 1_000_000L) + random.nextLong(200_000, 3_000_000);
             log.burnBlock(clock, burn, random.nextLong(10_000, 2_000_000));
         }
     }
 
-    private void advance(int seconds) {
+    void advance(int seconds) {
         clock += seconds * 1_000_000L + random.nextLong(1_000_000L);
     }
 
-    private String burnHash() {
+    String burnHash() {
         byte[] hash = traffic.bytes(32);
         Arrays.fill(hash, 0, 9, (byte) 0); // Bitcoin block hashes start with zeros
         return Hex.encode(hash);

@@ -28,6 +28,19 @@ public final class GenerateCommand implements Callable<Integer> {
             description = "canonical transactions in the chain (coinbases and microblock transactions included)")
     long transactions;
 
+    @Option(names = "--era", paramLabel = "2|3|mixed", defaultValue = "mixed", converter = EraConverter.class,
+            description = "2: Stacks 2.x blocks only; 3: Nakamoto blocks only; mixed: 2.x blocks, then the epoch-3.0"
+                    + " activation once 30%% of the transactions are mined, then Nakamoto blocks, as mainnet went"
+                    + " (default: ${DEFAULT-VALUE})")
+    Era era;
+
+    static final class EraConverter implements picocli.CommandLine.ITypeConverter<Era> {
+        @Override
+        public Era convert(String value) {
+            return Era.parse(value);
+        }
+    }
+
     @Option(names = "--seed", paramLabel = "S", defaultValue = "1",
             description = "the same seed always gives the same bytes (default: ${DEFAULT-VALUE})")
     long seed;
@@ -42,7 +55,7 @@ public final class GenerateCommand implements Callable<Integer> {
         if (absolute.getParent() != null) {
             Files.createDirectories(absolute.getParent());
         }
-        ChainGenerator generator = new ChainGenerator(seed);
+        ChainGenerator generator = new ChainGenerator(seed, era);
         GeneratorSummary summary;
         try (Writer out = new BufferedWriter(new OutputStreamWriter(Files.newOutputStream(absolute),
                 StandardCharsets.UTF_8), 1 << 20);

@@ -17,8 +17,15 @@ import java.util.Map;
 public final class GeneratorSummary {
 
     long seed;
+    String era;
     long transactions;
     long blocks;
+    /** Canonical blocks per era: {@code "2"} (Stacks 2.x) and {@code "3"} (Nakamoto). */
+    Map<String, Long> blocksByEra = new java.util.TreeMap<>(Map.of("2", 0L, "3", 0L));
+    /** Nakamoto tenures of the canonical chain. */
+    long tenures;
+    /** The burn height from which blocks follow the Nakamoto rules, or -1 in a 2.x-only chain. */
+    long epoch3ActivationBurnHeight = -1;
     long contractLogs;
     String hotAddress;
     long hotAddressTransactions;
@@ -48,6 +55,22 @@ public final class GeneratorSummary {
 
     public long blocks() {
         return blocks;
+    }
+
+    public String era() {
+        return era;
+    }
+
+    public Map<String, Long> blocksByEra() {
+        return blocksByEra;
+    }
+
+    public long tenures() {
+        return tenures;
+    }
+
+    public long epoch3ActivationBurnHeight() {
+        return epoch3ActivationBurnHeight;
     }
 
     public long contractLogs() {
@@ -112,8 +135,20 @@ public final class GeneratorSummary {
             g.useDefaultPrettyPrinter();
             g.writeStartObject();
             g.writeNumberField("seed", seed);
+            g.writeStringField("era", era);
             g.writeNumberField("transactions", transactions);
             g.writeNumberField("blocks", blocks);
+            g.writeObjectFieldStart("blocks_by_era");
+            for (Map.Entry<String, Long> e : blocksByEra.entrySet()) {
+                g.writeNumberField(e.getKey(), e.getValue());
+            }
+            g.writeEndObject();
+            g.writeNumberField("tenures", tenures);
+            if (epoch3ActivationBurnHeight < 0) {
+                g.writeNullField("epoch_3_activation_burn_height");
+            } else {
+                g.writeNumberField("epoch_3_activation_burn_height", epoch3ActivationBurnHeight);
+            }
             g.writeNumberField("contract_logs", contractLogs);
             g.writeStringField("hot_address", hotAddress);
             g.writeNumberField("hot_address_transactions", hotAddressTransactions);
@@ -146,9 +181,11 @@ public final class GeneratorSummary {
 
     @Override
     public String toString() {
-        return String.format(Locale.ROOT, "%d transactions in %d blocks (%d microblocks, %d reorgs), %d contract logs;"
+        return String.format(Locale.ROOT, "%s era: %d transactions in %d blocks (%s by era, %d tenures, %d microblocks,"
+                        + " %d reorgs), %d contract logs;"
                         + " hot address %s in %d transactions (%.1f%%), hot contract %s with %d logs (%.1f%%);"
-                        + " %d lines, %.1f s", transactions, blocks, microblocks, reorgs, contractLogs, hotAddress,
+                        + " %d lines, %.1f s", era, transactions, blocks, blocksByEra, tenures, microblocks, reorgs,
+                contractLogs, hotAddress,
                 hotAddressTransactions, 100.0 * hotAddressTransactions / Math.max(1, transactions), hotContract,
                 hotContractLogs, 100.0 * hotContractLogs / Math.max(1, contractLogs), lines, seconds);
     }

@@ -29,8 +29,16 @@ final class NodeEventLog {
             .disable(StreamWriteFeature.FLUSH_PASSED_TO_STREAM)
             .build();
 
-    /** A burn block as the node reports it, and as its Stacks blocks refer to it. */
-    record Burn(String hash, long height, long time) {
+    /**
+     * A burn block as the node reports it, and as its Stacks blocks refer to it. A node of the
+     * Nakamoto era also reports its consensus hash and parent; {@code consensusHash} is null for a
+     * 2.x-era burn block, whose payload has neither.
+     */
+    record Burn(String hash, long height, long time, String parentHash, String consensusHash) {
+
+        Burn(String hash, long height, long time) {
+            this(hash, height, time, null, null);
+        }
     }
 
     /** A transaction inside a block or microblock payload, with its microblock placement if any. */
@@ -42,10 +50,27 @@ final class NodeEventLog {
     record Reward(String recipient, long coinbase, long fees, String fromBlockHash, String fromConsensusHash) {
     }
 
-    /** A {@code /new_block} payload. */
+    /** A {@code /new_block} payload; {@code nakamoto} is null for a 2.x-era block. */
     record Block(long height, String blockHash, String indexBlockHash, String parentBlockHash,
                  String parentIndexBlockHash, String parentMicroblock, int parentMicroblockSequence, Burn burn,
-                 Burn parentBurn, String minerTxid, List<Placed> transactions, List<Reward> rewards) {
+                 Burn parentBurn, String minerTxid, List<Placed> transactions, List<Reward> rewards,
+                 Nakamoto nakamoto) {
+    }
+
+    /**
+     * What a Nakamoto block's payload adds: its own time, its tenure (coinbase) height and
+     * consensus hash, the miner's and the signers' signatures, and the reward cycle, with the
+     * cycle's reward set on the cycle's first block.
+     */
+    record Nakamoto(long blockTime, long tenureHeight, String consensusHash, String minerSignature,
+                    List<String> signerSignatures, String signerBitvec, long cycleNumber, RewardSet rewardSet) {
+    }
+
+    /** The signers of a reward cycle, as the node reports it on the cycle's first block. */
+    record RewardSet(List<Signer> signers, String poxThreshold, List<String> rewardedAddresses) {
+    }
+
+    record Signer(long weight, String signingKey, String stackedAmount) {
     }
 
     private final Writer out;
@@ -65,6 +90,10 @@ final class NodeEventLog {
         g.writeNumberField("burn_amount", burnAmount);
         g.writeStringField("burn_block_hash", burn.hash());
         g.writeNumberField("burn_block_height", burn.height());
+        if (burn.consensusHash() != null) {
+            g.writeStringField("consensus_hash", burn.consensusHash());
+            g.writeStringField("parent_burn_block_hash", burn.parentHash());
+        }
         g.writeArrayFieldStart("reward_recipients");
         g.writeEndArray();
         g.writeArrayFieldStart("reward_slot_holders");
@@ -116,14 +145,23 @@ final class NodeEventLog {
         }
         g.writeFieldName("anchored_cost");
         cost(g, anchored);
+        Nakamoto n = b.nakamoto();
         g.writeStringField("block_hash", b.blockHash());
         g.writeNumberField("block_height", b.height());
+        if (n != null) {
+            g.writeNumberField("block_time", n.blockTime());
+        }
         g.writeStringField("burn_block_hash", b.burn().hash());
         g.writeNumberField("burn_block_height", b.burn().height());
         g.writeNumberField("burn_block_time", b.burn().time());
         g.writeFieldName("confirmed_microblocks_cost");
         cost(g, streamed);
-        g.writeNullField("cycle_number");
+        if (n != null) {
+            g.writeStringField("consensus_hash", n.consensusHash());
+            g.writeNumberField("cycle_number", n.cycleNumber());
+        } else {
+            g.writeNullField("cycle_number");
+        }
         events(g, b.transactions());
         g.writeStringField("index_block_hash", b.indexBlockHash());
         g.writeArrayFieldStart("matured_miner_rewards");
@@ -139,6 +177,9 @@ final class NodeEventLog {
             g.writeEndObject();
         }
         g.writeEndArray();
+        if (n != null) {
+            g.writeStringField("miner_signature", n.minerSignature());
+        }
         g.writeStringField("miner_txid", b.minerTxid());
         g.writeStringField("parent_block_hash", b.parentBlockHash());
         g.writeStringField("parent_burn_block_hash", b.parentBurn().hash());
@@ -150,9 +191,22 @@ final class NodeEventLog {
         g.writeNumberField("pox_v1_unlock_height", poxUnlockHeights[0]);
         g.writeNumberField("pox_v2_unlock_height", poxUnlockHeights[1]);
         g.writeNumberField("pox_v3_unlock_height", poxUnlockHeights[2]);
-        g.writeNullField("reward_set");
-        g.writeNullField("signer_bitvec");
-        transactions(g, b.transactions());
+        if (n == null) {
+            g.writeNullField("reward_set");
+            g.writeNullField("signer_bitvec");
+        } else {
+            rewardSet(g, n.rewardSet());
+            g.writeStringField("signer_bitvec", n.signerBitvec());
+            g.writeArrayFieldStart("signer_signature");
+            for (String signature : n.signerSignatures()) {
+                g.writeString(signature);
+            }
+            g.writeEndArray();
+            // The node's signer signature hash of a Nakamoto block is its block hash.
+            g.writeStringField("signer_signature_hash", b.blockHash());
+            g.writeNumberField("tenure_height", n.tenureHeight());
+        }
+        transactions(g, b.transactions(), n != null, false);
         g.writeEndObject();
         end(g);
     }
@@ -166,25 +220,62 @@ final class NodeEventLog {
         g.writeNumberField("burn_block_timestamp", burn.time());
         events(g, txs);
         g.writeStringField("parent_index_block_hash", parentIndexBlockHash);
-        transactions(g, txs);
+        transactions(g, txs, false, true);
         g.writeEndObject();
         end(g);
     }
 
     // ------------------------------------------------------------------------------------------
 
-    private void transactions(JsonGenerator g, List<Placed> txs) throws IOException {
+    private static void rewardSet(JsonGenerator g, RewardSet set) throws IOException {
+        if (set == null) {
+            g.writeNullField("reward_set");
+            return;
+        }
+        g.writeObjectFieldStart("reward_set");
+        g.writeStringField("pox_ustx_threshold", set.poxThreshold());
+        g.writeArrayFieldStart("rewarded_addresses");
+        for (String address : set.rewardedAddresses()) {
+            g.writeString(address);
+        }
+        g.writeEndArray();
+        g.writeArrayFieldStart("signers");
+        for (Signer s : set.signers()) {
+            g.writeStartObject();
+            g.writeStringField("signing_key", s.signingKey());
+            g.writeStringField("stacked_amt", s.stackedAmount());
+            g.writeNumberField("weight", s.weight());
+            g.writeEndObject();
+        }
+        g.writeEndArray();
+        g.writeObjectFieldStart("start_cycle_state");
+        g.writeArrayFieldStart("missed_reward_slots");
+        g.writeEndArray();
+        g.writeEndObject();
+        g.writeEndObject();
+    }
+
+    /**
+     * The transactions of a block or stream. A Nakamoto-era node names the deployment's interface
+     * {@code contract_interface} (2.x nodes: {@code contract_abi}) and adds {@code vm_error}.
+     */
+    private void transactions(JsonGenerator g, List<Placed> txs, boolean nakamoto, boolean microblocks)
+            throws IOException {
         g.writeArrayFieldStart("transactions");
         for (Placed p : txs) {
             GeneratedTx tx = p.tx();
+            boolean inStream = microblocks;
             g.writeStartObject();
             g.writeStringField("txid", tx.txId());
             g.writeStringField("raw_tx", tx.rawTx());
             g.writeStringField("status", tx.status().apiName());
             g.writeNumberField("tx_index", p.txIndex());
             g.writeStringField("raw_result", tx.rawResult());
-            g.writeNullField("burnchain_op");
-            g.writeFieldName("contract_abi");
+            if (!inStream) {
+                // The node writes no burnchain_op key for a microblock's transactions.
+                g.writeNullField("burnchain_op");
+            }
+            g.writeFieldName(nakamoto ? "contract_interface" : "contract_abi");
             if (tx.contractAbi() == null) {
                 g.writeNull();
             } else {
@@ -200,6 +291,9 @@ final class NodeEventLog {
                 g.writeStringField("microblock_hash", p.microblockHash());
                 g.writeNumberField("microblock_sequence", p.microblockSequence());
                 g.writeStringField("microblock_parent_hash", p.microblockParentHash());
+            }
+            if (nakamoto) {
+                g.writeNullField("vm_error");
             }
             g.writeEndObject();
         }
@@ -284,6 +378,8 @@ final class NodeEventLog {
             g.writeStringField("locked_amount", lock.lockedAmount().toString());
             g.writeStringField("unlock_height", Long.toString(lock.unlockHeight()));
             g.writeStringField("locked_address", lock.lockedAddress());
+            // The node names the stacking contract that locked the funds: the generator's stacking calls go to POX.
+            g.writeStringField("contract_identifier", Traffic.POX_CONTRACT);
         }
     }
 

@@ -55,7 +55,8 @@ final class Traffic {
     private static final long CHAIN_ID = 1;
     private static final int NFT_BOOK = 4_096;
     private static final int NAME_BOOK = 2_048;
-    private static final ContractId POX = ContractId.parse("SP000000000000000000002Q6VF78.pox");
+    static final String POX_CONTRACT = "SP000000000000000000002Q6VF78.pox";
+    private static final ContractId POX = ContractId.parse(POX_CONTRACT);
     private static final long POX_FIRST_BURN_HEIGHT = 666_050L;
     private static final long POX_CYCLE_LENGTH = 2_100L;
     private static final ClarityValue OK_TRUE = new ClarityValue.ResponseOk(ClarityValue.Bool.TRUE);
@@ -127,6 +128,8 @@ final class Traffic {
 
     /** Burn height of the block being built (stacking and name expiry read it). */
     long burnHeight;
+    /** Whether blocks follow the Nakamoto rules (epoch 3.0 and later). */
+    boolean nakamoto;
 
     Traffic(SplittableRandom random) {
         this.random = random;
@@ -157,23 +160,54 @@ final class Traffic {
 
     // --- block-level transactions ---------------------------------------------------------------
 
-    /** The miner's coinbase; the first block's also carries the genesis allocations. */
-    GeneratedTx coinbase(Account miner, boolean genesis) {
+    /**
+     * The genesis block's transaction, which carries the initial allocations as mint events (a node
+     * reports them on a transaction of block 0, never on a coinbase). Signed by an account outside
+     * the pool, which sends one micro-STX to the labs account.
+     */
+    GeneratedTx genesis() {
+        Account boot = newAccount(false);
+        Encoded tx = sign(boot, 0, null, 0, AnchorMode.ON_CHAIN_ONLY, PostConditionMode.ALLOW, List.of(),
+                new TransactionPayload.TokenTransfer(labs.address, BigInteger.ONE, EMPTY_MEMO));
+        List<NewEvent> events = new ArrayList<>();
+        mint(events, hot, 150_000_000 * STX);
+        mint(events, labs, 10_000_000 * STX);
+        mint(events, studio, 1_000_000 * STX);
+        mint(events, sponsor, 5_000_000 * STX);
+        for (Account user : users) {
+            mint(events, user, random.nextLong(200, 250_000) * STX);
+        }
+        return done(tx, boot, null, null, TxOutcome.SUCCESS, OK_TRUE_HEX, ExecutionCost.ZERO, null, events);
+    }
+
+    /** A 2.x block's coinbase: no events (the reward matures 100 blocks later). */
+    GeneratedTx coinbase(Account miner) {
         Optional<Principal> altRecipient = random.nextInt(100) < 4 ? Optional.of(pickUser().address)
                 : Optional.empty();
         Encoded tx = sign(miner, 0, null, 0, AnchorMode.ON_CHAIN_ONLY, PostConditionMode.DENY, List.of(),
                 new TransactionPayload.Coinbase(hash32(), altRecipient, Optional.empty()));
-        List<NewEvent> events = new ArrayList<>();
-        if (genesis) {
-            mint(events, hot, 150_000_000 * STX);
-            mint(events, labs, 10_000_000 * STX);
-            mint(events, studio, 1_000_000 * STX);
-            mint(events, sponsor, 5_000_000 * STX);
-            for (Account user : users) {
-                mint(events, user, random.nextLong(200, 250_000) * STX);
-            }
-        }
-        return done(tx, miner, null, null, TxOutcome.SUCCESS, OK_TRUE_HEX, ExecutionCost.ZERO, null, events);
+        return done(tx, miner, null, null, TxOutcome.SUCCESS, OK_TRUE_HEX, ExecutionCost.ZERO, null, List.of());
+    }
+
+    /** A Nakamoto tenure's coinbase, with the miner's VRF proof. */
+    GeneratedTx nakamotoCoinbase(Account miner) {
+        Optional<Principal> altRecipient = random.nextInt(100) < 4 ? Optional.of(pickUser().address)
+                : Optional.empty();
+        Encoded tx = sign(miner, 0, null, 0, AnchorMode.ON_CHAIN_ONLY, PostConditionMode.DENY, List.of(),
+                new TransactionPayload.Coinbase(hash32(), altRecipient, Optional.of(hex(80))));
+        return done(tx, miner, null, null, TxOutcome.SUCCESS, OK_TRUE_HEX, ExecutionCost.ZERO, null, List.of());
+    }
+
+    /**
+     * A tenure change of a Nakamoto block: {@code BLOCK_FOUND} opens a tenure (with the coinbase
+     * after it), {@code EXTENDED} lets the miner go on past its budget.
+     */
+    GeneratedTx tenureChange(Account miner, String tenureConsensusHash, String previousConsensusHash,
+                             String previousTenureEnd, long previousTenureBlocks, TenureChangeCause cause) {
+        Encoded tx = sign(miner, 0, null, 0, AnchorMode.ON_CHAIN_ONLY, PostConditionMode.DENY, List.of(),
+                new TransactionPayload.TenureChange(tenureConsensusHash, previousConsensusHash, tenureConsensusHash,
+                        previousTenureEnd, previousTenureBlocks, cause, miner.hash160Hex));
+        return done(tx, miner, null, null, TxOutcome.SUCCESS, OK_TRUE_HEX, ExecutionCost.ZERO, null, List.of());
     }
 
     private static void mint(List<NewEvent> events, Account to, long amount) {
@@ -189,8 +223,10 @@ final class Traffic {
         if (!bootstrapped) {
             return bootstrap();
         }
-        // The rare kinds also come once early, so that even a small log has every kind.
-        switch ((int) Math.min(++steady, Integer.MAX_VALUE)) {
+        // The rare kinds also come once early, so that even a small log has every kind. Poison
+        // microblocks and stray tenure changes belong to 2.x blocks only: Nakamoto has no
+        // microblocks, and its tenure changes come from the block builder.
+        switch (nakamoto ? 0 : (int) Math.min(++steady, Integer.MAX_VALUE)) {
             case 250 -> {
                 return poisonMicroblock();
             }
@@ -233,8 +269,8 @@ final class Traffic {
             case REGISTER -> register();
             case RENEW -> renew();
             case STACK -> stack();
-            case POISON -> poisonMicroblock();
-            case TENURE_CHANGE -> tenureChange();
+            case POISON -> nakamoto ? null : poisonMicroblock();
+            case TENURE_CHANGE -> nakamoto ? null : tenureChange();
         };
         return tx != null ? tx : userTransfer(AnchorMode.ANY);
     }

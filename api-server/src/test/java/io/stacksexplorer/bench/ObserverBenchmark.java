@@ -51,6 +51,8 @@ class ObserverBenchmark {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final long TRANSACTIONS = Long.getLong("bench.transactions", 20_000);
     private static final long SEED = Long.getLong("bench.seed", 11);
+    /** The generator's era: {@code mixed} (default), {@code 3} or {@code 2}. */
+    private static final String ERA = System.getProperty("bench.era", "mixed");
     private static final String BASELINE = System.getProperty("bench.baseline", "");
     private static final List<String> DATABASES = List.of(System.getProperty("bench.databases",
             TestDatabase.postgresEnabled() ? "h2,h2-fsync,postgres" : "h2,h2-fsync").split(","));
@@ -64,10 +66,10 @@ class ObserverBenchmark {
         Path root = module.getParent();
         Path work = module.resolve("target/bench-observer");
         Files.createDirectories(work);
-        Path log = work.resolve("observer-" + TRANSACTIONS + "-" + SEED + ".tsv");
+        Path log = work.resolve("observer-" + ERA + "-" + TRANSACTIONS + "-" + SEED + ".tsv");
         if (!Files.exists(log)) {
             assertOk(new CommandLine(new GenerateCommand()).execute(log.toString(), "--transactions",
-                    Long.toString(TRANSACTIONS), "--seed", Long.toString(SEED)));
+                    Long.toString(TRANSACTIONS), "--seed", Long.toString(SEED), "--era", ERA));
         }
         JsonNode summary = JSON.readTree(work.resolve(log.getFileName() + ".summary.json").toFile());
         List<NodeFeeder.Payload> payloads = NodeFeeder.read(log);

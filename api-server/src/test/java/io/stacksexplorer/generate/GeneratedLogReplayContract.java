@@ -32,13 +32,16 @@ abstract class GeneratedLogReplayContract {
     @Test
     void aGeneratedLogReplaysWithoutRejectionsAndTheApiAgreesWithItsSummary(@TempDir Path dir) throws Exception {
         Path log = dir.resolve("generated.tsv");
-        int exit = new CommandLine(new GenerateCommand()).execute(log.toString(), "--transactions", "2500",
-                "--seed", "11");
+        int exit = new CommandLine(new GenerateCommand()).execute(log.toString(), "--transactions", "5000",
+                "--seed", "11", "--era", "mixed");
         assertEquals(0, exit);
         JsonNode summary = JSON.readTree(dir.resolve("generated.tsv.summary.json").toFile());
-        assertEquals(2500, summary.get("transactions").asLong());
-        // This seed's log has a fork and a forked-off microblock, so both paths are replayed.
-        assertTrue(summary.get("reorgs").asLong() > 0 && summary.get("orphaned_microblocks").asLong() > 0);
+        assertEquals(5000, summary.get("transactions").asLong());
+        // This seed's mixed log has a 2.x fork, a forked-off microblock and a Nakamoto fork (a
+        // tenure's last blocks replaced), so every path is replayed.
+        assertTrue(summary.get("reorgs").asLong() >= 2 && summary.get("orphaned_microblocks").asLong() > 0);
+        long twoXBlocks = summary.get("blocks_by_era").get("2").asLong();
+        assertTrue(twoXBlocks > 20 && summary.get("blocks_by_era").get("3").asLong() > 300);
 
         try (ApiServer server = ApiServer.start(database())) {
             TsvReplay.Summary replayed = TsvReplay.replay(log, server.context().getBean(EventIngestor.class), true,
@@ -53,8 +56,13 @@ abstract class GeneratedLogReplayContract {
             assertEquals(summary.get("tip_index_block_hash").asText(), tip.get("index_block_hash").asText());
             JsonNode latest = server.get("/extended/v2/blocks/latest").body();
             assertEquals(summary.get("tip_index_block_hash").asText(), latest.get("index_block_hash").asText());
-            assertEquals(latest.get("height").asLong(), latest.get("tenure_height").asLong(),
-                    "a pre-Nakamoto block's tenure height is its height");
+            // Every 2.x block had a coinbase, then one per Nakamoto tenure.
+            assertEquals(twoXBlocks + summary.get("tenures").asLong(), latest.get("tenure_height").asLong(),
+                    "a Nakamoto block's tenure height counts coinbases");
+            assertTrue(latest.get("block_time").asLong() > latest.get("burn_block_time").asLong(),
+                    "a Nakamoto block's own time, after its burn block");
+            JsonNode early = server.get("/extended/v2/blocks/5").body();
+            assertEquals(5, early.get("tenure_height").asLong(), "a pre-Nakamoto block's tenure height is its height");
 
             String hot = summary.get("hot_address").asText();
             JsonNode history = server.get("/extended/v2/addresses/" + hot + "/transactions?limit=50").body();

@@ -40,6 +40,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * <pre>
  * mvn -o -pl api-server test -Dtest=ScaleBenchmark -Dbenchmarks=true -Dpg.tests=true \
  *     -Dsurefire.failIfNoSpecifiedTests=false [-Dscale.transactions=1000000] [-Dscale.seed=1] [-Dscale.h2=false]
+ *     [-Dscale.era=mixed|3|2]
  *     [-Dscale.h2.file=DIR/db]
  * </pre>
  * Generates a node-event log ({@code generate}), replays it with the {@code replay} command in a
@@ -63,13 +64,14 @@ class ScaleBenchmark {
     void scale() throws Exception {
         long transactions = Long.getLong("scale.transactions", 1_000_000L);
         long seed = Long.getLong("scale.seed", 1L);
+        String era = System.getProperty("scale.era", "mixed");
         Path dir = Path.of("target", "scale").toAbsolutePath();
         Files.createDirectories(dir);
-        Path log = dir.resolve("chain-" + transactions + "-" + seed + ".tsv");
+        Path log = dir.resolve("chain-" + era + "-" + transactions + "-" + seed + ".tsv");
         Path summaryFile = Path.of(log + ".summary.json");
         if (!Files.exists(summaryFile)) {
             double s = run(List.of("generate", log.toString(), "--transactions", String.valueOf(transactions),
-                    "--seed", String.valueOf(seed)), Map.of(), null);
+                    "--seed", String.valueOf(seed), "--era", era), Map.of(), null);
             row("generate", String.format("%.0f s", s));
         }
         JsonNode summary = JSON.readTree(summaryFile.toFile());
@@ -77,8 +79,10 @@ class ScaleBenchmark {
         long blocks = summary.get("blocks").asLong();
         String hotAddress = summary.get("hot_address").asText();
         String hotContract = summary.get("hot_contract").asText();
-        table.append(String.format("%nScale benchmark: %,d transactions, %,d blocks, %,d contract logs, log %,d MB%n",
-                txs, blocks, summary.path("contract_logs").asLong(), Files.size(log) >> 20));
+        table.append(String.format("%nScale benchmark (--era %s): %,d transactions, %,d blocks (%s by era, %,d"
+                        + " tenures, %.1f transactions per block), %,d contract logs, log %,d MB%n", era, txs, blocks,
+                summary.path("blocks_by_era"), summary.path("tenures").asLong(), (double) txs / Math.max(1, blocks),
+                summary.path("contract_logs").asLong(), Files.size(log) >> 20));
 
         Map<String, double[]> demo = demoRoutes();
         if (TestDatabase.postgresEnabled()) {

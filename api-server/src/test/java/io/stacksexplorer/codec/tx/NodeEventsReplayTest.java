@@ -30,7 +30,7 @@ import org.junit.jupiter.api.Test;
  * Decodes every transaction and Clarity value in the recorded node payloads under
  * {@code shared/data/stacks-node-events} (beside the project root). Skipped when that folder is absent.
  */
-class NodeEventsReplayTest {
+public class NodeEventsReplayTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -179,7 +179,7 @@ class NodeEventsReplayTest {
     }
 
     /** {@code <project root>/../shared/data/stacks-node-events}, the root being the first ancestor holding spec and api-server. */
-    static Optional<Path> eventsFolder() {
+    public static Optional<Path> eventsFolder() {
         Path dir = Path.of("").toAbsolutePath();
         while (dir != null) {
             if (Files.isDirectory(dir.resolve("spec")) && Files.isDirectory(dir.resolve("api-server"))) {
