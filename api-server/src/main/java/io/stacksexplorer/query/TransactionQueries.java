@@ -48,15 +48,12 @@ public class TransactionQueries {
         }
         List<String> rest = txIds.stream().filter(id -> !found.containsKey(id)).toList();
         if (!rest.isEmpty()) {
-            Map<String, String> forkStatus = new HashMap<>();
-            for (TxRow row : txs.findAnyFork(rest)) {
-                forkStatus.putIfAbsent(row.txId(), row.txStatus());
-            }
             for (MempoolTxRow row : mempool.findByTxIds(rest)) {
-                // A transaction a reorg returned to the mempool keeps the status it was mined with,
-                // as the peer serves it.
-                found.put(row.txId(), new TransactionLookup.InMempool(row,
-                        forkStatus.getOrDefault(row.txId(), row.txStatus())));
+                // A transaction a reorg returned to the mempool is served with its mempool status
+                // (pending, later perhaps dropped_stale_garbage_collect), never with the status it
+                // was mined with: "success" without a block would contradict itself (the mid-2024
+                // peer did that; today's does not, PEER.md).
+                found.put(row.txId(), new TransactionLookup.InMempool(row, row.txStatus()));
             }
         }
         Map<String, TransactionLookup> ordered = new LinkedHashMap<>();

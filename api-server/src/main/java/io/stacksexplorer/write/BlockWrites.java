@@ -81,9 +81,10 @@ final class BlockWrites {
         for (Map.Entry<String, String> left : fork.leftChain().entrySet()) {
             String txId = left.getKey();
             if (!mined.containsKey(txId) && !sql.exists(WriteSql.CANONICAL_TX_EXISTS, txId)) {
-                mempoolChanged |= mempool.returnFromOrphan(sql, txId, left.getValue());
+                mempoolChanged |= mempool.returnFromOrphan(sql, txId, left.getValue(), block.height());
             }
         }
+        mempoolChanged |= mempool.collectGarbage(sql, block.height());
         if (mempoolChanged) {
             sql.mempoolChanged();
         }

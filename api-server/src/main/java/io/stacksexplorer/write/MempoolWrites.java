@@ -12,8 +12,20 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-/** Pending transactions: added and dropped as the node reports, mined, and returned by reorgs. */
+/**
+ * Pending transactions: added and dropped as the node reports, mined, returned by reorgs, and
+ * garbage-collected when still pending {@value #GARBAGE_COLLECTION_THRESHOLD} blocks later.
+ */
 final class MempoolWrites {
+
+    /**
+     * Blocks after which a pending transaction is dropped as {@code dropped_stale_garbage_collect},
+     * the peer's default ({@code STACKS_MEMPOOL_TX_GARBAGE_COLLECTION_THRESHOLD}). A node drops
+     * what it garbage-collects itself; this catches what no node announces a drop for, such as the
+     * coinbase of an orphaned block, which no later block can mine.
+     */
+    static final int GARBAGE_COLLECTION_THRESHOLD = 256;
+    static final String GARBAGE_COLLECTED = "dropped_stale_garbage_collect";
 
     private final TxDecoder decoder;
 
@@ -36,13 +48,15 @@ final class MempoolWrites {
             }
         }
         Statements.MempoolKnowledge knowledge = sql.mempoolKnownOrMined(byId.keySet());
+        Long tipHeight = sql.tip().height();
+        long receiptHeight = tipHeight == null ? 0 : tipHeight;
         byId.keySet().removeAll(knowledge.known());
         // Reported after it was mined (deliveries can interleave): kept, but not as pending.
         Set<String> mined = knowledge.mined();
         for (Map.Entry<String, NewMempoolTransaction> e : byId.entrySet()) {
             String txId = e.getKey();
             NewMempoolTransaction tx = e.getValue();
-            unwritten.add(txId, tx, decoder.factsOf(tx.rawTx(), tx.facts()));
+            unwritten.add(txId, tx, decoder.factsOf(tx.rawTx(), tx.facts()), receiptHeight);
             if (mined.contains(txId)) {
                 unwritten.prune(txId, "pending");
             }
@@ -78,7 +92,7 @@ final class MempoolWrites {
         List<String> unknownFacts = new ArrayList<>();
         for (String txId : pending) {
             sql.addBatch(WriteSql.SET_MEMPOOL_STATE, true, "pending", txId);
-            sql.pendingChanged(txId, false);
+            sql.noLongerPending(txId);
             TxFacts facts = mined.get(txId);
             if (facts == null) {
                 unknownFacts.add(txId);
@@ -134,7 +148,7 @@ final class MempoolWrites {
             return false;
         }
         sql.update(WriteSql.SET_MEMPOOL_STATE, true, droppedStatus == null ? "pending" : droppedStatus, txId);
-        sql.pendingChanged(txId, false);
+        sql.noLongerPending(txId);
         Map<String, Long> deltas = new HashMap<>();
         for (String principal : sql.query(WriteSql.MEMPOOL_PRINCIPALS_OF_TX, rs -> rs.getString(1), txId)) {
             deltas.put(principal, -1L);
@@ -149,9 +163,34 @@ final class MempoolWrites {
      * transaction the mempool never saw (e.g. the orphaned block's coinbase) enters it, received at
      * the orphaned block's time.
      */
-    boolean returnFromOrphan(Statements sql, String txId, String orphanedBlock) throws SQLException {
+    /**
+     * Drops what has been pending for {@value #GARBAGE_COLLECTION_THRESHOLD} blocks as of the new
+     * tip {@code tipHeight}; true when any was. Asked once per canonical block: the pending set's
+     * oldest receipt height is known in memory, so a block with nothing to collect costs no query.
+     */
+    boolean collectGarbage(Statements sql, long tipHeight) throws SQLException {
+        long receivedAtMost = tipHeight - GARBAGE_COLLECTION_THRESHOLD;
+        if (receivedAtMost < 0) {
+            return false;
+        }
+        boolean collected = false;
+        for (String txId : sql.unwrittenMempool().pendingSinceAtMost(receivedAtMost)) {
+            collected |= sql.unwrittenMempool().prune(txId, GARBAGE_COLLECTED);
+        }
+        for (String txId : sql.pendingSinceAtMost(receivedAtMost)) {
+            collected |= remove(sql, txId, GARBAGE_COLLECTED);
+        }
+        return collected;
+    }
+
+    /**
+     * @param receiptHeight the new tip's height: a returned transaction's garbage-collection clock
+     *                      starts anew there
+     */
+    boolean returnFromOrphan(Statements sql, String txId, String orphanedBlock, long receiptHeight)
+            throws SQLException {
         if (sql.unwrittenMempool().contains(txId)) {
-            return sql.unwrittenMempool().restore(txId);
+            return sql.unwrittenMempool().restore(txId, receiptHeight);
         }
         List<Object[]> rows = sql.query(WriteSql.MEMPOOL_TX,
                 rs -> new Object[]{rs.getString(1), rs.getLong(2), rs.getBoolean(3)}, txId);
@@ -165,16 +204,16 @@ final class MempoolWrites {
             long receiptTime = (Long) mined.get(0)[1];
             TxFacts facts = decoder.decode(rawTx);
             sql.update(WriteSql.INSERT_MEMPOOL_TX, txId, rawTx, receiptTime, facts.txType(), facts.nonce(),
-                    facts.fee(), facts.senderAddress(), facts.sponsorAddress(), facts.contractId());
-            sql.pendingChanged(txId, true);
+                    facts.fee(), facts.senderAddress(), facts.sponsorAddress(), facts.contractId(), receiptHeight);
+            sql.pendingSince(txId, receiptHeight);
             addPrincipals(sql, txId, receiptTime, facts);
             return true;
         }
         if (!(Boolean) rows.get(0)[2]) {
             return false;
         }
-        sql.update(WriteSql.SET_MEMPOOL_STATE, false, "pending", txId);
-        sql.pendingChanged(txId, true);
+        sql.update(WriteSql.SET_MEMPOOL_PENDING_AGAIN, receiptHeight, txId);
+        sql.pendingSince(txId, receiptHeight);
         addPrincipals(sql, txId, (Long) rows.get(0)[1], decoder.decode((String) rows.get(0)[0]));
         return true;
     }

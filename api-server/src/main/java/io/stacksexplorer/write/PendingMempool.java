@@ -1,9 +1,12 @@
 package io.stacksexplorer.write;
 
-import java.util.Collection;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 
 /**
  * The ids of the pending mempool transactions ({@code mempool_txs.pruned = FALSE}) as of the last
@@ -11,6 +14,9 @@ import java.util.Set;
  * memory. Asked once per block, that query was the costliest lookup of a replay: 23,561 calls and
  * 10.0 s of PostgreSQL's time for 1,000,000 transactions, random probes into the mempool's primary
  * key.
+ *
+ * <p>Each id is kept with the chain height it became pending at, so that the garbage collection
+ * ({@link MempoolWrites#collectGarbage}) finds the stale ones from memory too.
  *
  * <p>Complete or not used at all: it is loaded by the first statement of a database transaction
  * (so it sees only committed rows), changed only by the changes of transactions that committed
@@ -25,7 +31,12 @@ final class PendingMempool {
     /** About 10 MB of ids; a node's mempool holds a few thousand to a few tens of thousands. */
     static final int MAX_PENDING = 100_000;
 
-    private Set<String> pending;
+    /** A change's value for "no longer pending" (any other value is the receipt height). */
+    static final long NOT_PENDING = Long.MIN_VALUE;
+
+    /** Pending ids with their receipt heights, and the same by height. */
+    private Map<String, Long> pending;
+    private TreeMap<Long, Set<String>> byHeight;
     /** Too many pending transactions to hold: the database answers, until a rebuild empties it. */
     private boolean tooLarge;
 
@@ -35,9 +46,28 @@ final class PendingMempool {
     }
 
     /** The committed pending ids, read by the first statement of a database transaction. */
-    synchronized void load(Collection<String> committedPending) {
-        pending = new HashSet<>(committedPending);
+    synchronized void load(Map<String, Long> committedPending) {
+        pending = new HashMap<>();
+        byHeight = new TreeMap<>();
+        committedPending.forEach(this::add);
         dropIfTooLarge();
+    }
+
+    private void add(String txId, long height) {
+        remove(txId);
+        pending.put(txId, height);
+        byHeight.computeIfAbsent(height, h -> new HashSet<>()).add(txId);
+    }
+
+    private void remove(String txId) {
+        Long height = pending.remove(txId);
+        if (height != null) {
+            Set<String> ids = byHeight.get(height);
+            ids.remove(txId);
+            if (ids.isEmpty()) {
+                byHeight.remove(height);
+            }
+        }
     }
 
     synchronized boolean known() {
@@ -45,19 +75,33 @@ final class PendingMempool {
     }
 
     synchronized boolean isPending(String txId) {
-        return pending.contains(txId);
+        return pending.containsKey(txId);
     }
 
-    /** Applies the pending states a committed transaction left (true: pending, false: not). */
-    synchronized void commit(Map<String, Boolean> changes) {
+    /** The lowest receipt height among the pending (Long.MAX_VALUE when none). */
+    synchronized long oldestReceiptHeight() {
+        return byHeight.isEmpty() ? Long.MAX_VALUE : byHeight.firstKey();
+    }
+
+    /** The pending ids received at most at {@code height}. */
+    synchronized List<String> pendingSinceAtMost(long height) {
+        List<String> ids = new ArrayList<>();
+        for (Set<String> atHeight : byHeight.headMap(height, true).values()) {
+            ids.addAll(atHeight);
+        }
+        return ids;
+    }
+
+    /** Applies the pending states a committed transaction left (receipt height, or {@link #NOT_PENDING}). */
+    synchronized void commit(Map<String, Long> changes) {
         if (pending == null) {
             return;
         }
-        for (Map.Entry<String, Boolean> e : changes.entrySet()) {
-            if (e.getValue()) {
-                pending.add(e.getKey());
+        for (Map.Entry<String, Long> e : changes.entrySet()) {
+            if (e.getValue() != NOT_PENDING) {
+                add(e.getKey(), e.getValue());
             } else {
-                pending.remove(e.getKey());
+                remove(e.getKey());
             }
         }
         dropIfTooLarge();
@@ -66,6 +110,7 @@ final class PendingMempool {
     private void dropIfTooLarge() {
         if (pending.size() > MAX_PENDING) {
             pending = null;
+            byHeight = null;
             tooLarge = true;
         }
     }
@@ -73,6 +118,7 @@ final class PendingMempool {
     /** Forgets everything (a failed commit, a rebuild): loaded again by the next transaction. */
     synchronized void invalidate() {
         pending = null;
+        byHeight = null;
         tooLarge = false;
     }
 }

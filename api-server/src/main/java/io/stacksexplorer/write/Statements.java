@@ -67,7 +67,7 @@ final class Statements implements AutoCloseable {
     private final CommittedCounters committedCounters;
     private final PendingMempool pendingMempool;
     /** Pending states this transaction set, by transaction id (true: pending); for {@link #pendingMempool}. */
-    private final Map<String, Boolean> pendingChanges = new HashMap<>();
+    private final Map<String, Long> pendingChanges = new HashMap<>();
 
     Statements(Connection connection, CommittedCounters committedCounters) throws SQLException {
         this(connection, committedCounters, new PendingMempool());
@@ -102,14 +102,47 @@ final class Statements implements AutoCloseable {
      */
     void loadPendingMempoolIfWanted() throws SQLException {
         if (pendingMempool.wantsLoad()) {
-            pendingMempool.load(query(WriteSql.PENDING_MEMPOOL_IDS, rs -> rs.getString(1),
-                    PendingMempool.MAX_PENDING + 1));
+            Map<String, Long> committed = new HashMap<>();
+            for (Object[] row : query(WriteSql.PENDING_MEMPOOL_IDS, rs -> new Object[]{rs.getString(1), rs.getLong(2)},
+                    PendingMempool.MAX_PENDING + 1)) {
+                committed.put((String) row[0], (Long) row[1]);
+            }
+            pendingMempool.load(committed);
         }
     }
 
-    /** A written mempool row became pending ({@code true}) or stopped being pending. */
-    void pendingChanged(String txId, boolean pending) {
-        pendingChanges.put(txId, pending);
+    /** A written mempool row stopped being pending. */
+    void noLongerPending(String txId) {
+        pendingChanges.put(txId, PendingMempool.NOT_PENDING);
+    }
+
+    /** A written mempool row is pending, received (or returned by a reorg) at chain height {@code receiptHeight}. */
+    void pendingSince(String txId, long receiptHeight) {
+        pendingChanges.put(txId, receiptHeight);
+    }
+
+    /**
+     * The written rows pending since at most {@code height} (garbage-collection candidates): from
+     * memory when the committed pending set is known, plus this transaction's changes; else asked.
+     */
+    java.util.List<String> pendingSinceAtMost(long height) throws SQLException {
+        if (!pendingMempool.known()) {
+            return query(WriteSql.STALE_PENDING, rs -> rs.getString(1), height);
+        }
+        java.util.List<String> stale = new java.util.ArrayList<>();
+        if (pendingMempool.oldestReceiptHeight() <= height) {
+            for (String txId : pendingMempool.pendingSinceAtMost(height)) {
+                if (!pendingChanges.containsKey(txId)) {
+                    stale.add(txId);
+                }
+            }
+        }
+        for (Map.Entry<String, Long> change : pendingChanges.entrySet()) {
+            if (change.getValue() != PendingMempool.NOT_PENDING && change.getValue() <= height) {
+                stale.add(change.getKey());
+            }
+        }
+        return stale;
     }
 
     /**
@@ -123,8 +156,8 @@ final class Statements implements AutoCloseable {
         }
         Set<String> pending = new HashSet<>();
         for (String txId : txIds) {
-            Boolean changed = pendingChanges.get(txId);
-            if (changed != null ? changed : pendingMempool.isPending(txId)) {
+            Long changed = pendingChanges.get(txId);
+            if (changed != null ? changed != PendingMempool.NOT_PENDING : pendingMempool.isPending(txId)) {
                 pending.add(txId);
             }
         }

@@ -1,7 +1,9 @@
 package io.stacksexplorer.write;
 
 import java.sql.SQLException;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -25,25 +27,51 @@ final class UnwrittenMempool {
         final String txId;
         final NewMempoolTransaction tx;
         final TxFacts facts;
+        /** The chain height it was received at, or returned at by a reorg (the garbage collection's clock). */
+        long receiptHeight;
         boolean pruned;
         /** The status it leaves with: {@code pending} while pending and when mined, else the drop reason. */
         String status = "pending";
 
-        Entry(String txId, NewMempoolTransaction tx, TxFacts facts) {
+        Entry(String txId, NewMempoolTransaction tx, TxFacts facts, long receiptHeight) {
             this.txId = txId;
             this.tx = tx;
             this.facts = facts;
+            this.receiptHeight = receiptHeight;
         }
     }
 
     private final Map<String, Entry> entries = new LinkedHashMap<>();
+    /** No entry still pending was received below this height (a bound, for a cheap check per block). */
+    private long oldestPending = Long.MAX_VALUE;
 
     boolean contains(String txId) {
         return entries.containsKey(txId);
     }
 
-    void add(String txId, NewMempoolTransaction tx, TxFacts facts) {
-        entries.put(txId, new Entry(txId, tx, facts));
+    void add(String txId, NewMempoolTransaction tx, TxFacts facts, long receiptHeight) {
+        entries.put(txId, new Entry(txId, tx, facts, receiptHeight));
+        oldestPending = Math.min(oldestPending, receiptHeight);
+    }
+
+    /** The held-back entries still pending that were received at most at {@code height}. */
+    List<String> pendingSinceAtMost(long height) {
+        if (oldestPending > height) {
+            return List.of();
+        }
+        List<String> stale = new ArrayList<>();
+        long oldest = Long.MAX_VALUE;
+        for (Entry e : entries.values()) {
+            if (!e.pruned) {
+                if (e.receiptHeight <= height) {
+                    stale.add(e.txId);
+                } else {
+                    oldest = Math.min(oldest, e.receiptHeight);
+                }
+            }
+        }
+        oldestPending = oldest;
+        return stale;
     }
 
     /**
@@ -60,14 +88,20 @@ final class UnwrittenMempool {
         return true;
     }
 
-    /** A held-back transaction that was pruned in this database transaction is pending again (a reorg); false otherwise. */
-    boolean restore(String txId) {
+    /**
+     * A held-back transaction that was pruned in this database transaction is pending again (a
+     * reorg), its garbage-collection clock restarting at {@code receiptHeight} as a written row's
+     * does; false otherwise.
+     */
+    boolean restore(String txId, long receiptHeight) {
         Entry entry = entries.get(txId);
         if (entry == null || !entry.pruned) {
             return false;
         }
         entry.pruned = false;
         entry.status = "pending";
+        entry.receiptHeight = receiptHeight;
+        oldestPending = Math.min(oldestPending, receiptHeight);
         return true;
     }
 
@@ -81,8 +115,12 @@ final class UnwrittenMempool {
             NewMempoolTransaction tx = e.tx;
             sql.addBatch(WriteSql.INSERT_MEMPOOL_TX_STATE, e.txId, tx.rawTx(), tx.receiptTime(), e.status, e.pruned,
                     e.facts.txType(), e.facts.nonce(), e.facts.fee(), e.facts.senderAddress(),
-                    e.facts.sponsorAddress(), e.facts.contractId());
-            sql.pendingChanged(e.txId, !e.pruned);
+                    e.facts.sponsorAddress(), e.facts.contractId(), e.receiptHeight);
+            if (e.pruned) {
+                sql.noLongerPending(e.txId);
+            } else {
+                sql.pendingSince(e.txId, e.receiptHeight);
+            }
             if (!e.pruned) {
                 for (String principal : e.facts.directPrincipals()) {
                     sql.addBatch(WriteSql.INSERT_MEMPOOL_PRINCIPAL, principal, e.txId, tx.receiptTime());
@@ -91,5 +129,6 @@ final class UnwrittenMempool {
             }
         }
         entries.clear();
+        oldestPending = Long.MAX_VALUE;
     }
 }

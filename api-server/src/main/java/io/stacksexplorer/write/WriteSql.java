@@ -173,7 +173,11 @@ final class WriteSql {
     // --- mempool ------------------------------------------------------------------------------
 
     /** The pending ids, at most as many as bound (PendingMempool loads them once). */
-    static final String PENDING_MEMPOOL_IDS = "SELECT tx_id FROM mempool_txs WHERE pruned = FALSE FETCH FIRST ? ROWS ONLY";
+    static final String PENDING_MEMPOOL_IDS =
+            "SELECT tx_id, receipt_block_height FROM mempool_txs WHERE pruned = FALSE FETCH FIRST ? ROWS ONLY";
+    /** Pending since at most the given height: the garbage collection's candidates. */
+    static final String STALE_PENDING =
+            "SELECT tx_id FROM mempool_txs WHERE pruned = FALSE AND receipt_block_height <= ?";
     /** Followed by the placeholders of a chunk of ids and ")". */
     static final String PENDING_AMONG_PREFIX = "SELECT tx_id FROM mempool_txs WHERE pruned = FALSE AND tx_id IN (";
 
@@ -191,17 +195,20 @@ final class WriteSql {
 
     static final String INSERT_MEMPOOL_TX_STATE = """
             INSERT INTO mempool_txs (tx_id, raw_tx, receipt_time, tx_status, pruned, tx_type, nonce, fee_rate,
-                sender_address, sponsor_address, contract_id)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""";
+                sender_address, sponsor_address, contract_id, receipt_block_height)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""";
 
     static final String MEMPOOL_TX = "SELECT raw_tx, receipt_time, pruned FROM mempool_txs WHERE tx_id = ?";
 
     static final String INSERT_MEMPOOL_TX = """
             INSERT INTO mempool_txs (tx_id, raw_tx, receipt_time, tx_status, pruned, tx_type, nonce, fee_rate,
-                sender_address, sponsor_address, contract_id)
-            VALUES (?, ?, ?, 'pending', FALSE, ?, ?, ?, ?, ?, ?)""";
+                sender_address, sponsor_address, contract_id, receipt_block_height)
+            VALUES (?, ?, ?, 'pending', FALSE, ?, ?, ?, ?, ?, ?, ?)""";
 
     static final String SET_MEMPOOL_STATE = "UPDATE mempool_txs SET pruned = ?, tx_status = ? WHERE tx_id = ?";
+    /** Pending again (a reorg returned it): its garbage-collection clock starts anew. */
+    static final String SET_MEMPOOL_PENDING_AGAIN =
+            "UPDATE mempool_txs SET pruned = FALSE, tx_status = 'pending', receipt_block_height = ? WHERE tx_id = ?";
 
     static final String INSERT_MEMPOOL_PRINCIPAL =
             "INSERT INTO mempool_principals (principal, tx_id, receipt_time) VALUES (?, ?, ?)";

@@ -128,6 +128,73 @@ abstract class ReorgContract {
         }
     }
 
+    /**
+     * The coinbase of an orphaned block can never be mined again: it is served from the mempool as
+     * {@code pending} (never {@code success} without a block), then, 256 blocks later, as the peer
+     * does, {@code dropped_stale_garbage_collect}; so is an announced transaction nobody mined.
+     */
+    @Test
+    void anOrphanedCoinbaseIsPendingThenGarbageCollected() {
+        List<NewBlock> chain = DemoChain.generate(DemoChain.DEFAULT_SEED).blocks().subList(0, 20);
+        NewBlock b20 = chain.get(19);
+        NewTransaction coinbase = b20.transactions().get(0);
+        assertEquals("coinbase", StacksTransaction.decodeHex(coinbase.rawTx()).payload().getClass().getSimpleName()
+                .toLowerCase(java.util.Locale.ROOT));
+        String miner = StacksTransaction.decodeHex(coinbase.rawTx()).senderAddress().toString();
+        NewBlock fork20 = sibling(b20, "f0", b20.transactions().subList(1, b20.transactions().size()));
+        try (ApiServer api = ApiServer.start(database())) {
+            for (NewBlock block : chain.subList(0, 18)) {
+                api.writer().writeBlock(block);
+            }
+            // Announced at height 18 and never mined (a node would normally drop it itself).
+            String stray = strayOf();
+            api.writer().addMempoolTransactions(List.of(new NewMempoolTransaction(stray, 1704000000L)));
+            String strayId = io.stacksexplorer.codec.Sha512_256.txId(io.stacksexplorer.codec.Hex.decode(stray));
+            api.writer().writeBlock(chain.get(18));
+            api.writer().writeBlock(b20);
+            api.writer().writeBlock(fork20);
+            NewBlock tip = emptyChild(fork20, 21);
+            assertTrue(api.writer().writeBlock(tip).reorg());
+
+            JsonNode orphaned = lookup(api, coinbase.txId()).get("result");
+            assertEquals("pending", orphaned.get("tx_status").asText(), "never success without a block");
+            assertFalse(orphaned.has("block_height"));
+            assertEquals(1, mempoolTotal(api, miner));
+
+            // Pending for 255 blocks: still pending; the 256th block after its return collects it.
+            for (long height = 22; height < 18 + 256; height++) {
+                tip = emptyChild(tip, height);
+                api.writer().writeBlock(tip);
+            }
+            assertEquals("pending", lookup(api, strayId).at("/result/tx_status").asText());
+            for (long height = 18 + 256; height < 21 + 256; height++) {
+                tip = emptyChild(tip, height);
+                api.writer().writeBlock(tip);
+            }
+            assertEquals("dropped_stale_garbage_collect", lookup(api, strayId).at("/result/tx_status").asText(),
+                    "received at 18, collected at 274");
+            assertEquals("pending", lookup(api, coinbase.txId()).at("/result/tx_status").asText());
+            api.writer().writeBlock(emptyChild(tip, 21 + 256));
+            assertEquals("dropped_stale_garbage_collect", lookup(api, coinbase.txId()).at("/result/tx_status")
+                    .asText());
+            assertEquals(0, mempoolTotal(api, miner));
+        }
+    }
+
+    /** A transaction of the demo chain's future (block 30), announced early and never mined here. */
+    private static String strayOf() {
+        return DemoChain.generate(DemoChain.DEFAULT_SEED).blocks().get(30).transactions().get(1).rawTx();
+    }
+
+    private static NewBlock emptyChild(NewBlock parent, long height) {
+        String hash = String.format("0x%064x", 0xabc000000L + height);
+        String index = String.format("0x%064x", 0xdef000000L + height);
+        return new NewBlock(hash, index, height, parent.blockHash(), parent.indexBlockHash(),
+                "0x" + "00".repeat(32), 0, parent.blockTime() + 10, parent.burnBlockTime() + 10,
+                String.format("0x%064x", 0x123000000L + height), parent.burnBlockHeight() + 1,
+                parent.burnBlockTime(), "0x" + "11".repeat(32), List.of());
+    }
+
     private static NewBlock sibling(NewBlock original, String tag, List<NewTransaction> txs) {
         return new NewBlock("0x" + tag.repeat(32), "0x" + "e0".repeat(32), original.height(),
                 original.parentBlockHash(), original.parentIndexBlockHash(), original.parentMicroblockHash(),

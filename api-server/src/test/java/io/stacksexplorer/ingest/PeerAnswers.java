@@ -33,6 +33,9 @@ import java.util.stream.Stream;
  *       the recorded receipt time of the microblock.</li>
  *   <li>{@code total} of a page past the end: the peer computes it with COUNT(*) OVER() and so answers 0
  *       when the page is empty (PEER.md); ours is the real total.</li>
+ *   <li>{@code tx_status} of a transaction a reorg returned to the mempool (no block): the mid-2024
+ *       peer answers the status it was mined with ({@code success}, contradicting the missing block);
+ *       today's peer and ours answer {@code pending} (PEER.md), later {@code dropped_stale_garbage_collect}.</li>
  * </ul>
  *
  * <p>Each log is replayed once, with the chain id the peer ran it with (mocknet: testnet). Addresses
@@ -246,7 +249,10 @@ final class PeerAnswers {
                         || name.equals("total") && theirs.path("results").isArray() && theirs.get("results").isEmpty()
                         && theirs.path("offset").asInt() > 0
                         || miss && name.equals("result")
-                        || isUnanchored && (name.equals("block_time") || name.equals("block_time_iso"));
+                        || isUnanchored && (name.equals("block_time") || name.equals("block_time_iso"))
+                        || name.equals("tx_status") && !theirs.has("block_height") && theirs.has("receipt_time")
+                        && field.getValue().asText().equals("success")
+                        && ours != null && ours.path("tx_status").asText().equals("pending");
                 if (deliberate) {
                     int leaves = leafCount(field.getValue());
                     n[0] += leaves;

@@ -2,14 +2,15 @@ package io.stacksexplorer.write;
 
 import org.junit.jupiter.api.Test;
 
-import java.util.HashSet;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** The committed pending ids: complete or unused, never partly known. */
+/** The committed pending ids with their receipt heights: complete or unused, never partly known. */
 class PendingMempoolTest {
 
     @Test
@@ -17,22 +18,40 @@ class PendingMempoolTest {
         PendingMempool pending = new PendingMempool();
         assertTrue(pending.wantsLoad());
         assertFalse(pending.known());
-        pending.commit(Map.of("0xaa", true)); // not loaded: nothing to follow
-        pending.load(Set.of("0x01", "0x02"));
+        pending.commit(Map.of("0xaa", 5L)); // not loaded: nothing to follow
+        pending.load(Map.of("0x01", 10L, "0x02", 12L));
         assertFalse(pending.wantsLoad());
         assertTrue(pending.known());
-        pending.commit(Map.of("0x01", false, "0x03", true));
+        assertEquals(10, pending.oldestReceiptHeight());
+        pending.commit(Map.of("0x01", PendingMempool.NOT_PENDING, "0x03", 15L));
         assertFalse(pending.isPending("0x01"));
         assertTrue(pending.isPending("0x02"));
         assertTrue(pending.isPending("0x03"));
         assertFalse(pending.isPending("0xaa"));
+        assertEquals(12, pending.oldestReceiptHeight());
+    }
+
+    @Test
+    void findsThePendingReceivedAtOrBelowAHeight() {
+        PendingMempool pending = new PendingMempool();
+        pending.load(Map.of("0x01", 10L, "0x02", 12L, "0x03", 12L, "0x04", 20L));
+        assertEquals(List.of(), pending.pendingSinceAtMost(9));
+        assertEquals(List.of("0x01"), pending.pendingSinceAtMost(10));
+        assertEquals(3, pending.pendingSinceAtMost(12).size());
+        // Returned by a reorg: pending again, from a new height.
+        pending.commit(Map.of("0x01", 30L));
+        assertEquals(12, pending.oldestReceiptHeight());
+        assertFalse(pending.pendingSinceAtMost(20).contains("0x01"));
+        pending.commit(Map.of("0x02", PendingMempool.NOT_PENDING, "0x03", PendingMempool.NOT_PENDING,
+                "0x04", PendingMempool.NOT_PENDING, "0x01", PendingMempool.NOT_PENDING));
+        assertEquals(Long.MAX_VALUE, pending.oldestReceiptHeight());
     }
 
     @Test
     void tooManyPendingIdsAreLeftToTheDatabase() {
-        Set<String> many = new HashSet<>();
+        Map<String, Long> many = new HashMap<>();
         for (int i = 0; i <= PendingMempool.MAX_PENDING; i++) {
-            many.add("0x" + i);
+            many.put("0x" + i, (long) i);
         }
         PendingMempool loadedTooMany = new PendingMempool();
         loadedTooMany.load(many);
@@ -40,10 +59,8 @@ class PendingMempoolTest {
         assertFalse(loadedTooMany.wantsLoad(), "not loaded again at every transaction");
 
         PendingMempool grewTooMany = new PendingMempool();
-        grewTooMany.load(Set.of());
-        Map<String, Boolean> added = new java.util.HashMap<>();
-        many.forEach(id -> added.put(id, true));
-        grewTooMany.commit(added);
+        grewTooMany.load(Map.of());
+        grewTooMany.commit(many);
         assertFalse(grewTooMany.known());
 
         grewTooMany.invalidate();
