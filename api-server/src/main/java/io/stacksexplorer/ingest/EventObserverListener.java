@@ -74,17 +74,17 @@ public class EventObserverListener {
     private static final Logger LOG = LoggerFactory.getLogger(EventObserverListener.class);
 
     private final EventIngestor ingestor;
-    private final EventObserverConfig config;
+    private final EventObserverSettings settings;
     private final NioEventLoopGroup loop;
     private final ThreadPoolExecutor worker;
     private final Channel server;
 
-    public EventObserverListener(EventIngestor ingestor, EventObserverConfig config) throws InterruptedException {
+    public EventObserverListener(EventIngestor ingestor, EventObserverSettings settings) throws InterruptedException {
         this.ingestor = ingestor;
-        this.config = config;
+        this.settings = settings;
         this.loop = new NioEventLoopGroup(1, new DefaultThreadFactory("event-observer-io"));
         this.worker = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS,
-                new ArrayBlockingQueue<>(config.getQueueCapacity()), r -> {
+                new ArrayBlockingQueue<>(settings.getQueueCapacity()), r -> {
                     Thread t = new Thread(r, "event-observer");
                     t.setDaemon(false);
                     return t;
@@ -98,18 +98,18 @@ public class EventObserverListener {
                     @Override
                     protected void initChannel(SocketChannel ch) {
                         ch.pipeline()
-                                .addLast(new IdleStateHandler(config.getIdleTimeoutSeconds(), 0, 0))
+                                .addLast(new IdleStateHandler(settings.getIdleTimeoutSeconds(), 0, 0))
                                 .addLast(new HttpServerCodec())
-                                .addLast(new RequestDeadline(config.getRequestTimeoutSeconds()))
+                                .addLast(new RequestDeadline(settings.getRequestTimeoutSeconds()))
                                 .addLast(new HttpServerExpectContinueHandler())
-                                .addLast(new BodyLimit(config.getMaxBodyBytes()))
+                                .addLast(new BodyLimit(settings.getMaxBodyBytes()))
                                 .addLast(new Deliveries());
                     }
                 })
-                .bind(new InetSocketAddress(config.getHost(), config.getPort()))
+                .bind(new InetSocketAddress(settings.getHost(), settings.getPort()))
                 .sync()
                 .channel();
-        LOG.info("event observer listening on {}:{}", config.getHost(), port());
+        LOG.info("event observer listening on {}:{}", settings.getHost(), port());
     }
 
     /** The port actually bound (differs from the configured one when that is 0). */
@@ -139,7 +139,7 @@ public class EventObserverListener {
                     respond(ctx, keepAlive, answer.status(), answer.json());
                 });
             } catch (RejectedExecutionException e) {
-                LOG.warn("observer queue full ({} deliveries waiting): {} answered 503", config.getQueueCapacity(), path);
+                LOG.warn("observer queue full ({} deliveries waiting): {} answered 503", settings.getQueueCapacity(), path);
                 respond(ctx, keepAlive, HttpResponseStatus.SERVICE_UNAVAILABLE,
                         problem(503, "Service Unavailable", "too many deliveries waiting; retry"));
             }
@@ -169,7 +169,7 @@ public class EventObserverListener {
     private Answer ingest(String path, String body) {
         try {
             ingestor.ingest(path, body, System.currentTimeMillis() / 1000);
-            if (config.isFsyncEachPayload()) {
+            if (settings.isFsyncEachPayload()) {
                 ingestor.forceToDisk();
             }
             return new Answer(HttpResponseStatus.OK, ok());
