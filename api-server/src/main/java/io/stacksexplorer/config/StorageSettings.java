@@ -51,7 +51,7 @@ public final class StorageSettings {
      * kept none of its commits. With 0 each commit is one write to the file (measured: 0.73 instead
      * of 0.29 ms for a small commit); it is then in the operating system's cache, which survives a
      * crash of this process but not a power loss; H2_FSYNC=true adds an fsync per delivery
-     * (EventObserverConfig#fsyncEachPayload). Files only: an in-memory database has nothing to write.
+     * (EventObserverSettings#fsyncEachPayload). Files only: an in-memory database has nothing to write.
      */
     private static final String H2_WRITE_AT_COMMIT = ";WRITE_DELAY=0";
 

@@ -18,17 +18,17 @@ public class DemoDataLoader implements ApplicationEventListener<StartupEvent> {
 
     private static final Logger LOG = LoggerFactory.getLogger(DemoDataLoader.class);
 
-    private final DemoDataConfiguration configuration;
+    private final DemoDataSettings settings;
     private final ChainWriter writer;
 
-    public DemoDataLoader(DemoDataConfiguration configuration, ChainWriter writer) {
-        this.configuration = configuration;
+    public DemoDataLoader(DemoDataSettings settings, ChainWriter writer) {
+        this.settings = settings;
         this.writer = writer;
     }
 
     @Override
     public void onApplicationEvent(StartupEvent event) {
-        if (configuration.isEnabled()) {
+        if (settings.isEnabled()) {
             loadIfEmpty();
         }
     }
@@ -40,7 +40,7 @@ public class DemoDataLoader implements ApplicationEventListener<StartupEvent> {
             return Optional.empty();
         }
         long started = System.nanoTime();
-        DemoChain chain = DemoChain.generate(configuration.getSeed());
+        DemoChain chain = DemoChain.generate(settings.getSeed());
         chain.blocks().forEach(writer::writeBlock);
         writer.addMempoolTransactions(chain.mempool());
         DemoChain.Summary summary = chain.summary();

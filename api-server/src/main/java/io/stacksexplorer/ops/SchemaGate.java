@@ -30,7 +30,7 @@ class SchemaGate {
     @RequestFilter
     @Nullable
     MutableHttpResponse<?> gate(HttpRequest<?> request) {
-        if (ContractController.serves(request.getPath())) {
+        if (OpenApiDocumentController.serves(request.getPath())) {
             return null;
         }
         if (circuit.knownDown()) {

@@ -32,6 +32,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.BiConsumer;
 
 /**
  * Everything the sender signed, decoded from the raw bytes once and rendered (payload, post conditions,
@@ -57,25 +58,7 @@ record SignedPart(String txId, long nonce, String fee, String senderAddress, boo
     Transaction newTransaction(String status, Map<String, Optional<ContractAbi>> abis) {
         Transaction tx = new Transaction(txId, nonce, fee, senderAddress, sponsored, postConditionMode,
                 postConditions, anchorMode, TransactionStatus.fromValue(status), txType);
-        if (sponsored) {
-            tx.setSponsorAddress(sponsorAddress);
-            tx.setSponsorNonce(sponsorNonce);
-        }
-        if (payload instanceof TokenTransferPayload transfer) {
-            tx.setTokenTransfer(transfer);
-        } else if (payload instanceof SmartContractPayload contract) {
-            tx.setSmartContract(contract);
-        } else if (payload instanceof PoisonMicroblockPayload poison) {
-            tx.setPoisonMicroblock(poison);
-        } else if (payload instanceof CoinbasePayload coinbase) {
-            tx.setCoinbasePayload(coinbase);
-        } else if (payload instanceof TenureChangePayload change) {
-            tx.setTenureChangePayload(change);
-        }
-        if (call != null) {
-            tx.setContractCall(contractCall(abis.getOrDefault(call.contractId(), Optional.empty())));
-        }
-        return tx;
+        return fill(tx, TRANSACTION, abis);
     }
 
     /**
@@ -94,23 +77,53 @@ record SignedPart(String txId, long nonce, String fee, String senderAddress, boo
                 row.microblockSequence(), row.microblockCanonical(), row.executionCostReadCount(),
                 row.executionCostReadLength(), row.executionCostRuntime(), row.executionCostWriteCount(),
                 row.executionCostWriteLength(), List.of());
+        return fill(tx, CONFIRMED, abis);
+    }
+
+    /**
+     * The setters of one served shape for what its constructor does not take. {@code Transaction} and
+     * {@code ConfirmedTransaction} are generated apart from each other with no common type, so the one
+     * dispatch below reaches either through these.
+     */
+    private record Shape<T>(BiConsumer<T, String> sponsorAddress, BiConsumer<T, Long> sponsorNonce,
+                            BiConsumer<T, TokenTransferPayload> tokenTransfer,
+                            BiConsumer<T, SmartContractPayload> smartContract,
+                            BiConsumer<T, PoisonMicroblockPayload> poisonMicroblock,
+                            BiConsumer<T, CoinbasePayload> coinbase,
+                            BiConsumer<T, TenureChangePayload> tenureChange,
+                            BiConsumer<T, ContractCallPayload> contractCall) {
+    }
+
+    private static final Shape<Transaction> TRANSACTION = new Shape<>(Transaction::setSponsorAddress,
+            Transaction::setSponsorNonce, Transaction::setTokenTransfer, Transaction::setSmartContract,
+            Transaction::setPoisonMicroblock, Transaction::setCoinbasePayload, Transaction::setTenureChangePayload,
+            Transaction::setContractCall);
+
+    private static final Shape<ConfirmedTransaction> CONFIRMED = new Shape<>(
+            ConfirmedTransaction::setSponsorAddress, ConfirmedTransaction::setSponsorNonce,
+            ConfirmedTransaction::setTokenTransfer, ConfirmedTransaction::setSmartContract,
+            ConfirmedTransaction::setPoisonMicroblock, ConfirmedTransaction::setCoinbasePayload,
+            ConfirmedTransaction::setTenureChangePayload, ConfirmedTransaction::setContractCall);
+
+    /** Sets the sponsor, the payload of this transaction's type and the contract call on {@code tx}. */
+    private <T> T fill(T tx, Shape<T> shape, Map<String, Optional<ContractAbi>> abis) {
         if (sponsored) {
-            tx.setSponsorAddress(sponsorAddress);
-            tx.setSponsorNonce(sponsorNonce);
+            shape.sponsorAddress().accept(tx, sponsorAddress);
+            shape.sponsorNonce().accept(tx, sponsorNonce);
         }
         if (payload instanceof TokenTransferPayload transfer) {
-            tx.setTokenTransfer(transfer);
+            shape.tokenTransfer().accept(tx, transfer);
         } else if (payload instanceof SmartContractPayload contract) {
-            tx.setSmartContract(contract);
+            shape.smartContract().accept(tx, contract);
         } else if (payload instanceof PoisonMicroblockPayload poison) {
-            tx.setPoisonMicroblock(poison);
+            shape.poisonMicroblock().accept(tx, poison);
         } else if (payload instanceof CoinbasePayload coinbase) {
-            tx.setCoinbasePayload(coinbase);
+            shape.coinbase().accept(tx, coinbase);
         } else if (payload instanceof TenureChangePayload change) {
-            tx.setTenureChangePayload(change);
+            shape.tenureChange().accept(tx, change);
         }
         if (call != null) {
-            tx.setContractCall(contractCall(abis.getOrDefault(call.contractId(), Optional.empty())));
+            shape.contractCall().accept(tx, contractCall(abis.getOrDefault(call.contractId(), Optional.empty())));
         }
         return tx;
     }

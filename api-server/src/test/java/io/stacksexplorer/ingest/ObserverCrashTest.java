@@ -283,6 +283,9 @@ class ObserverCrashTest {
         builder.environment().put("STACKS_CORE_EVENT_HOST", "127.0.0.1");
         builder.environment().put("STACKS_CORE_EVENT_PORT", Integer.toString(observerPort));
         builder.environment().put("DEMO_DATA", "false");
+        // Metrics on a free port: the default 9153 is one per machine, and another build's crash test
+        // may hold it, which stops this server from starting.
+        builder.environment().put("STACKS_API_METRICS_PORT", "0");
         builder.redirectErrorStream(true);
         builder.redirectOutput(ProcessBuilder.Redirect.appendTo(serverLog.toFile()));
         return builder.start();

@@ -97,6 +97,9 @@ class ReplayCrashTest {
                 "-cp", System.getProperty("java.class.path"), "io.stacksexplorer.Application", "replay",
                 log.toString());
         builder.environment().putAll(target.env);
+        // Metrics on a free port: the default 9153 is one per machine, and another build's crash test
+        // may hold it, which stops this replay from starting.
+        builder.environment().put("STACKS_API_METRICS_PORT", "0");
         builder.redirectErrorStream(true);
         builder.redirectOutput(ProcessBuilder.Redirect.DISCARD);
         return builder.start();

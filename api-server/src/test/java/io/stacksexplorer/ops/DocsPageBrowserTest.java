@@ -33,7 +33,7 @@ class DocsPageBrowserTest {
         Optional<Path> chromium = HeadlessChromium.executable();
         assumeTrue(chromium.isPresent(), "chromium is not installed");
         List<String> summaries = new ArrayList<>();
-        JsonNode spec = new ObjectMapper(new YAMLFactory()).readTree(ServedContractTest.specFile());
+        JsonNode spec = new ObjectMapper(new YAMLFactory()).readTree(OpenApiDocumentTest.specFile());
         spec.path("paths").forEach(path -> path.forEach(op -> {
             if (op.has("summary")) {
                 summaries.add(op.get("summary").asText());

@@ -77,6 +77,17 @@ class HealthAndMetricsTest {
     }
 
     @Test
+    void theMetricsListenerServesOnlyMetrics() {
+        String root = metrics.substring(0, metrics.length() - "/metrics".length());
+        for (String path : new String[]{"/", "/health", "/metrics/extra", "/extended"}) {
+            Http.Answer answer = Http.get(root + path);
+            assertEquals(404, answer.status(), path + ": " + answer.body());
+            assertEquals("only /metrics here\n", answer.body(), path);
+        }
+        assertEquals(200, Http.get(metrics + "?name=jvm").status(), "a query does not change the path");
+    }
+
+    @Test
     void neverOnThePublicPort() {
         for (String path : new String[]{"/metrics", "/prometheus", "/extended/metrics", "/beans", "/env"}) {
             Http.Answer answer = Http.get(api + path);

@@ -8,7 +8,7 @@ import io.micronaut.context.annotation.ConfigurationProperties;
  * switches it on from {@code STACKS_API_MODE}; port 0 picks a free port (tests).
  */
 @ConfigurationProperties("stacks.event-observer")
-public class EventObserverConfig {
+public class EventObserverSettings {
 
     private boolean enabled;
     private String host = "127.0.0.1";

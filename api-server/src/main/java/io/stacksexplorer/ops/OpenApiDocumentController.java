@@ -15,14 +15,14 @@ import java.io.UncheckedIOException;
 import java.util.Set;
 
 /**
- * The contract, served by the server that implements it: {@code /extended/openapi.yaml} is the
+ * The OpenAPI document, served by the server that implements it: {@code /extended/openapi.yaml} is the
  * very {@code spec/openapi.yaml} this jar was built from (copied into it by the build, see
  * api-server/pom.xml), {@code /extended/openapi.json} the same document as JSON, and
  * {@code /extended/docs} a reference page rendering it with Swagger UI, whose files come from its
  * webjar inside this jar (no CDN: the page works without internet).
  */
 @Controller("/extended")
-class ContractController {
+class OpenApiDocumentController {
 
     static final String SPEC_RESOURCE = "contract/openapi.yaml";
     static final MediaType YAML = MediaType.of("application/yaml");
@@ -35,7 +35,7 @@ class ContractController {
     private final byte[] page;
     private final String assetRoot;
 
-    ContractController(@Value("${stacks.docs.swagger-ui}") String assetRoot) {
+    OpenApiDocumentController(@Value("${stacks.docs.swagger-ui}") String assetRoot) {
         this.assetRoot = assetRoot;
         this.yaml = resource(SPEC_RESOURCE);
         try {
@@ -79,7 +79,7 @@ class ContractController {
     }
 
     private static byte[] resource(String name) {
-        try (InputStream in = ContractController.class.getClassLoader().getResourceAsStream(name)) {
+        try (InputStream in = OpenApiDocumentController.class.getClassLoader().getResourceAsStream(name)) {
             if (in == null) {
                 throw new IllegalStateException(name + " is missing from the jar");
             }

@@ -7,7 +7,7 @@ import io.micronaut.context.annotation.ConfigurationProperties;
  * start-up ({@code DEMO_DATA}, default true), and from which seed.
  */
 @ConfigurationProperties("demo-data")
-public class DemoDataConfiguration {
+public class DemoDataSettings {
 
     private boolean enabled = true;
     private long seed = DemoChain.DEFAULT_SEED;

@@ -17,8 +17,8 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** The running server serves the contract it was built from, as YAML and JSON, and a docs page with its assets. */
-class ServedContractTest {
+/** The running server serves the OpenAPI document it was built from, as YAML and JSON, and a docs page with its assets. */
+class OpenApiDocumentTest {
 
     private static ApiServer server;
     private static String base;
@@ -36,7 +36,7 @@ class ServedContractTest {
 
     /** spec/openapi.yaml as the spec module ships it (the file the build generated the server from). */
     static byte[] specFile() throws Exception {
-        try (InputStream in = Objects.requireNonNull(ServedContractTest.class.getClassLoader().getResourceAsStream("openapi.yaml"))) {
+        try (InputStream in = Objects.requireNonNull(OpenApiDocumentTest.class.getClassLoader().getResourceAsStream("openapi.yaml"))) {
             return in.readAllBytes();
         }
     }
