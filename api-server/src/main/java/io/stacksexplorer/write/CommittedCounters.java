@@ -41,7 +41,23 @@ final class CommittedCounters {
         }
     }
 
+    /**
+     * The committed chain tip, or null when not known: read (or moved) by a transaction that then
+     * committed. Each payload is a transaction of its own on the observer path, and asking
+     * chain_state for the tip was a round trip per block and per mempool delivery.
+     */
+    private volatile Statements.Tip tip;
+
+    Statements.Tip tip() {
+        return tip;
+    }
+
+    void commitTip(Statements.Tip committed) {
+        tip = committed;
+    }
+
     void clear() {
         byKind.values().forEach(Cache::invalidateAll);
+        tip = null;
     }
 }

@@ -94,6 +94,9 @@ final class Statements implements AutoCloseable {
             committedCounters.commit(positions.finalCounters());
         }
         pendingMempool.commit(pendingChanges);
+        if (tip != null) {
+            committedCounters.commitTip(tip);
+        }
     }
 
     /**
@@ -188,8 +191,14 @@ final class Statements implements AutoCloseable {
 
     private Tip tip;
 
-    /** The chain tip, read once per database transaction (only this transaction's writes move it). */
+    /**
+     * The chain tip, read once per database transaction (only this transaction's writes move it),
+     * and not at all when the last committed transaction left it known ({@link CommittedCounters#tip}).
+     */
     Tip tip() throws SQLException {
+        if (tip == null) {
+            tip = committedCounters.tip();
+        }
         if (tip == null) {
             tip = query(WriteSql.TIP, rs -> new Tip((Long) rs.getObject(1, Long.class), rs.getString(2))).get(0);
         }
