@@ -76,6 +76,11 @@ final class PgCluster implements AutoCloseable {
         return port;
     }
 
+    /** The server's log file (pg_ctl -l). */
+    Path logFile() {
+        return dir.resolve("log");
+    }
+
     /** The environment a server would be given for this cluster (database postgres). */
     Map<String, String> env() {
         return Map.of("PG_HOST", "127.0.0.1", "PG_PORT", String.valueOf(port), "PG_USER", "postgres",

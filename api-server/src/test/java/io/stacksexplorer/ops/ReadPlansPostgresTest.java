@@ -1,0 +1,196 @@
+package io.stacksexplorer.ops;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.stacksexplorer.generate.GenerateCommand;
+import io.stacksexplorer.http.ApiServer;
+import io.stacksexplorer.ingest.EventIngestor;
+import io.stacksexplorer.ingest.TsvReplay;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * Every statement the read routes send is planned to use an index, even as a generic plan. pgjdbc
+ * turns a statement into a server-prepared one after five executions, and PostgreSQL may then keep
+ * a generic plan, which does not see the parameter values: a plan that is fine for one contract or
+ * address may scan a whole chain table for another, and only at some table sizes (issue 24 found
+ * the lookup's event query scanning tx_events under a generic plan).
+ *
+ * <p>So: a cluster of the test's own replays a generated mixed-era chain of 20,000 transactions and
+ * is ANALYZEd (realistic statistics), then runs with {@code plan_cache_mode = force_generic_plan}
+ * and {@code auto_explain} logging the plan of every statement; a server on it answers every read
+ * route several times with ids from the chain; each logged plan of a read that touches a chain
+ * table must not contain a sequential scan of a chain table.
+ */
+class ReadPlansPostgresTest {
+
+    /** Tables that grow with the chain: a sequential scan of one is a read that degrades with size. */
+    private static final List<String> CHAIN_TABLES = List.of("blocks", "txs", "tx_events", "principal_txs",
+            "smart_contracts", "mempool_txs", "mempool_principals", "node_events");
+    private static final Pattern SEQ_SCAN = Pattern.compile("Seq Scan on (\\w+)");
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @Test
+    void everyReadStatementUsesAnIndexUnderAGenericPlan(@TempDir Path dir) throws Exception {
+        assumeTrue(PgCluster.available(), "needs -Dpg.tests=true and the postgresql server binaries");
+        Path log = dir.resolve("chain.tsv");
+        assertEquals(0, new CommandLine(new GenerateCommand()).execute(log.toString(), "--transactions", "20000",
+                "--seed", "5", "--era", "mixed"));
+        JsonNode summary = JSON.readTree(dir.resolve("chain.tsv.summary.json").toFile());
+
+        try (PgCluster cluster = PgCluster.primary()) {
+            Map<String, Object> props = DatabaseOutagePostgresTest.serverProperties(cluster);
+            props.put("stacks.event-observer.enabled", false);
+            try (ApiServer writer = ApiServer.start(props)) {
+                TsvReplay.Summary replayed = TsvReplay.replay(log, writer.context().getBean(EventIngestor.class), true,
+                        n -> { });
+                assertEquals(0, replayed.rejected());
+            }
+            try (Connection c = DriverManager.getConnection("jdbc:postgresql://127.0.0.1:" + cluster.port()
+                    + "/postgres", "postgres", ""); Statement st = c.createStatement()) {
+                st.execute("ANALYZE");
+                st.execute("LOAD 'auto_explain'"); // defines its settings, so ALTER SYSTEM accepts them
+                st.execute("ALTER SYSTEM SET session_preload_libraries = 'auto_explain'");
+                st.execute("ALTER SYSTEM SET auto_explain.log_min_duration = 0");
+                st.execute("ALTER SYSTEM SET plan_cache_mode = 'force_generic_plan'");
+                st.execute("SELECT pg_reload_conf()");
+            }
+            long logFrom = Files.size(cluster.logFile());
+            int requests;
+            try (ApiServer reader = ApiServer.start(props)) {
+                requests = everyRoute(reader, summary);
+            }
+            String logged = new String(Files.readAllBytes(cluster.logFile()), StandardCharsets.UTF_8)
+                    .substring((int) logFrom);
+            Map<String, String> plans = plansOfReads(logged);
+            List<String> scans = new ArrayList<>();
+            Map<String, Integer> tablesRead = new TreeMap<>();
+            for (Map.Entry<String, String> plan : plans.entrySet()) {
+                for (String table : CHAIN_TABLES) {
+                    if (plan.getKey().matches("(?s).*\\b" + table + "\\b.*")) {
+                        tablesRead.merge(table, 1, Integer::sum);
+                    }
+                }
+                Matcher m = SEQ_SCAN.matcher(plan.getValue());
+                while (m.find()) {
+                    if (CHAIN_TABLES.contains(m.group(1))) {
+                        scans.add(m.group(1) + " in: " + plan.getKey() + "\n" + plan.getValue());
+                    }
+                }
+            }
+            System.out.printf("%d requests, %d distinct read statements explained as generic plans; tables read: %s%n",
+                    requests, plans.size(), tablesRead);
+            assertTrue(plans.size() >= 10, "the routes' statements were explained: " + plans.keySet());
+            // A generic plan keeps the parameters ($1 …) where a custom plan would show the values:
+            // every parameterised read of a chain table must show them.
+            List<String> custom = new ArrayList<>();
+            plans.forEach((query, plan) -> {
+                if (query.contains("$1") && CHAIN_TABLES.stream().anyMatch(t -> query.matches("(?s).*\\b" + t + "\\b.*"))
+                        && !plan.contains("$1")) {
+                    custom.add(query + "\n" + plan);
+                }
+            });
+            assertEquals(List.of(), custom, "plans that are not generic");
+            for (String table : List.of("blocks", "txs", "tx_events", "principal_txs", "smart_contracts",
+                    "mempool_txs")) {
+                assertTrue(tablesRead.containsKey(table), "some explained read uses " + table + ": " + tablesRead);
+            }
+            assertEquals(List.of(), scans, "reads that scan a whole chain table under a generic plan");
+        }
+    }
+
+    /** Requests every read route, each six times (past pgjdbc's prepare threshold of five). */
+    private static int everyRoute(ApiServer api, JsonNode summary) {
+        String hot = summary.get("hot_address").asText();
+        String contract = summary.get("hot_contract").asText();
+        JsonNode latest = api.get("/extended/v2/blocks/latest").body();
+        JsonNode page = api.get("/extended/v2/addresses/" + hot + "/transactions?limit=50").body();
+        List<String> txIds = new ArrayList<>();
+        page.get("results").forEach(r -> txIds.add(r.path("tx").path("tx_id").asText(r.path("tx_id").asText())));
+        assertTrue(txIds.size() >= 20, "ids to look up");
+        long total = page.get("total").asLong();
+        String cursor = page.path("next_cursor").asText();
+        List<String> routes = new ArrayList<>(List.of(
+                "/extended",
+                "/extended/v1/status",
+                "/extended/v2/blocks/latest",
+                "/extended/v2/blocks/" + (latest.get("height").asLong() / 2),
+                "/extended/v2/blocks/" + latest.get("hash").asText(),
+                "/extended/v2/blocks/" + latest.get("index_block_hash").asText(),
+                "/extended/v1/tx/multiple?tx_id=" + txIds.get(0) + "&tx_id=" + txIds.get(1),
+                "/extended/v1/tx/multiple?tx_id=" + String.join("&tx_id=", txIds.subList(0, 20)),
+                "/extended/v2/smart-contracts/status?contract_id=" + contract,
+                "/extended/v1/contract/" + contract + "/events?limit=20",
+                "/extended/v1/contract/" + contract + "/events?limit=20&offset=500",
+                "/extended/v2/addresses/" + hot + "/transactions?limit=50",
+                "/extended/v2/addresses/" + hot + "/transactions?limit=50&offset=" + total / 2,
+                "/extended/v1/address/" + hot + "/mempool"));
+        if (!cursor.isEmpty()) {
+            routes.add("/extended/v2/addresses/" + hot + "/transactions?limit=20&cursor=" + cursor);
+        }
+        int requests = 0;
+        for (int round = 0; round < 6; round++) {
+            for (String route : routes) {
+                ApiServer.Answer answer = api.get(route);
+                assertEquals(200, answer.status(), route + ": " + answer.rawBody());
+                requests++;
+            }
+        }
+        return requests;
+    }
+
+    /**
+     * auto_explain's entries ("LOG:  duration: … plan:" then tab-indented "Query Text: …" and plan
+     * lines) of statements that read (SELECT, not writes), by query text, the last plan per text.
+     */
+    static Map<String, String> plansOfReads(String log) {
+        Map<String, String> plans = new LinkedHashMap<>();
+        String[] lines = log.split("\n");
+        for (int i = 0; i < lines.length; i++) {
+            if (!lines[i].contains("LOG:  duration:") || !lines[i].contains("plan:")) {
+                continue;
+            }
+            StringBuilder text = new StringBuilder();
+            StringBuilder plan = new StringBuilder();
+            boolean inText = false;
+            int j = i + 1;
+            for (; j < lines.length && lines[j].startsWith("\t"); j++) {
+                String line = lines[j].substring(1);
+                if (line.startsWith("Query Text:")) {
+                    inText = true;
+                    text.append(line.substring("Query Text:".length()).trim());
+                } else if (inText && !line.matches("^\\s*(->\\s+)?[A-Z][^(]*\\(cost=.*") && plan.length() == 0) {
+                    text.append(' ').append(line.trim());
+                } else {
+                    inText = false;
+                    plan.append(line).append('\n');
+                }
+            }
+            i = j - 1;
+            String query = text.toString();
+            if (query.regionMatches(true, 0, "SELECT", 0, 6) || query.regionMatches(true, 0, "WITH", 0, 4)) {
+                plans.put(query, plan.toString());
+            }
+        }
+        return plans;
+    }
+}
