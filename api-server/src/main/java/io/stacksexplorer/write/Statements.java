@@ -328,7 +328,7 @@ final class Statements implements AutoCloseable {
      * in a few round trips instead of one per key.
      */
     <T> List<T> queryIn(String prefix, Collection<String> keys, RowMapper<T> mapper) throws SQLException {
-        return queryChunks(prefix + CHUNK_PLACEHOLDERS + ")", keys, 1, true, mapper);
+        return queryChunks(prefix + CHUNK_PLACEHOLDERS + ")", CHUNK, keys, 1, true, mapper);
     }
 
     /**
@@ -336,15 +336,15 @@ final class Statements implements AutoCloseable {
      * placeholders, once per chunk of {@code keys}, each group bound to the chunk (unused places to
      * NULL). With {@code flush}, the rows queued for its tables are sent first ({@link #query}).
      */
-    private <T> List<T> queryChunks(String sql, Collection<String> keys, int bindings, boolean flush,
+    private <T> List<T> queryChunks(String sql, int chunk, Collection<String> keys, int bindings, boolean flush,
                                     RowMapper<T> mapper) throws SQLException {
         List<String> list = new ArrayList<>(keys);
         List<T> rows = new ArrayList<>();
-        for (int from = 0; from < list.size(); from += CHUNK) {
-            Object[] params = new Object[bindings * CHUNK];
-            for (int i = 0; i < CHUNK && from + i < list.size(); i++) {
+        for (int from = 0; from < list.size(); from += chunk) {
+            Object[] params = new Object[bindings * chunk];
+            for (int i = 0; i < chunk && from + i < list.size(); i++) {
                 for (int group = 0; group < bindings; group++) {
-                    params[group * CHUNK + i] = list.get(from + i);
+                    params[group * chunk + i] = list.get(from + i);
                 }
             }
             rows.addAll(flush ? query(sql, mapper, params) : queryPastTheQueue(sql, mapper, params));
@@ -361,6 +361,15 @@ final class Statements implements AutoCloseable {
     /** A canonical, served transaction row was just queued ({@link WriteSql#INSERT_TX}). */
     void queuedCanonicalTx(String txId) {
         queuedCanonicalTxs.add(txId);
+    }
+
+    /** {@link WriteSql#mempoolKnownOrMined} for 1, 2, 4 … {@value #CHUNK} places, by log2 of the places. */
+    private static final String[] KNOWN_OR_MINED_BY_PLACES = new String[Integer.numberOfTrailingZeros(CHUNK) + 1];
+
+    static {
+        for (int i = 0; i < KNOWN_OR_MINED_BY_PLACES.length; i++) {
+            KNOWN_OR_MINED_BY_PLACES[i] = WriteSql.mempoolKnownOrMined(1 << i);
+        }
     }
 
     /** What the mempool check of new transactions learns ({@link #mempoolKnownOrMined}). */
@@ -382,8 +391,9 @@ final class Statements implements AutoCloseable {
         executeBatch(WriteSql.INSERT_MEMPOOL_TX_STATE);
         Set<String> known = new HashSet<>();
         Set<String> mined = new HashSet<>();
-        for (Object[] row : queryChunks(WriteSql.MEMPOOL_KNOWN_OR_MINED, txIds, 2, false,
-                rs -> new Object[]{rs.getString(1), rs.getInt(2)})) {
+        int places = txIds.size() <= 1 ? 1 : Math.min(CHUNK, Integer.highestOneBit(txIds.size() - 1) << 1);
+        for (Object[] row : queryChunks(KNOWN_OR_MINED_BY_PLACES[Integer.numberOfTrailingZeros(places)], places,
+                txIds, 2, false, rs -> new Object[]{rs.getString(1), rs.getInt(2)})) {
             ((Integer) row[1] == 1 ? mined : known).add((String) row[0]);
         }
         for (String txId : txIds) {
