@@ -55,8 +55,15 @@ final class Counters {
             return;
         }
         if (sql.isPostgres()) {
-            updateAllThenInsert(sql, WriteSql.ADD_MEMPOOL_COUNTS_POSTGRESQL, WriteSql.INSERT_MEMPOOL_COUNT,
-                    new ArrayList<>(deltas.entrySet()));
+            String[] keys = new String[deltas.size()];
+            Long[] numbers = new Long[deltas.size()];
+            int i = 0;
+            for (Map.Entry<String, Long> e : deltas.entrySet()) {
+                keys[i] = e.getKey();
+                numbers[i++] = e.getValue();
+            }
+            sql.update(WriteSql.UPSERT_MEMPOOL_COUNTS_POSTGRESQL, sql.array("varchar", keys),
+                    sql.array("bigint", numbers));
             return;
         }
         add(sql, WriteSql.ADD_MEMPOOL_COUNT, WriteSql.INSERT_MEMPOOL_COUNT, deltas);
