@@ -239,7 +239,7 @@ public class EventIngestor {
             // delivered before; readiness and metrics (StatusQueries) report it until the parent arrives.
             LOG.error("block {} ({}) builds on parent {}, which this database does not hold: kept and not served"
                             + " until the parent arrives. If the database lost data (restored backup, failed disk),"
-                            + " replay the node's event log or re-deliver the missing blocks (README: Recovering"
+                            + " replay the node's event log or re-deliver the missing blocks (docs/operations.md: Recovering"
                             + " from a gap)", block.height(), block.indexBlockHash(), block.parentIndexBlockHash());
             count(raw, 0, 0, 0, 0, 0);
             return;

@@ -19,7 +19,7 @@ import java.util.concurrent.ExecutorService;
  * Readiness DOWN while the database lacks a block the node delivered: a block waits for a parent
  * that is not stored (see {@code ChainWriter.writeBlock}), so what is served stops below the hole
  * and would stay there silently. Cleared as soon as the missing parent arrives (re-delivered, or a
- * replay of the node's event log; README: Recovering from a gap). When the database cannot be read
+ * replay of the node's event log; docs/operations.md: Recovering from a gap). When the database cannot be read
  * this indicator says nothing: {@link DatabaseReadiness} reports that. One indexed count per probe
  * (node_events' deferred_parent index), read-only, so a reader on a standby reports its writer's gap.
  */
@@ -49,7 +49,7 @@ class ChainGapReadiness extends BlockingHealthIndicator {
                 status = HealthStatus.DOWN;
                 details.put("problem", waiting.count() + " delivered block(s) wait for parent " + waiting.firstParent()
                         + ", which this database does not hold: served data stops below it."
-                        + " Re-deliver the missing blocks or replay the node's event log (README: Recovering from a gap)");
+                        + " Re-deliver the missing blocks or replay the node's event log (docs/operations.md: Recovering from a gap)");
             }
         } catch (RuntimeException e) {
             details.put("blocksWaitingForParent", "unknown: " + Unavailable.detailFor(e));

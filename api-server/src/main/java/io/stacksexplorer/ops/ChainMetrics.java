@@ -59,7 +59,7 @@ class ChainMetrics implements MeterBinder {
                 .description("New transactions ingested by this process").register(registry);
         Gauge.builder("stacks.ingest.blocks.waiting.for.parent", this, m -> m.blocksWaitingForParent)
                 .description("Delivered blocks kept but not served because their parent is missing from the"
-                        + " database (a gap: see README, Recovering from a gap); 0 when the chain is whole")
+                        + " database (a gap: see docs/operations.md, Recovering from a gap); 0 when the chain is whole")
                 .register(registry);
         Gauge.builder("stacks.ingest.microblocks.waiting.for.anchor", this, m -> m.microblocksWaitingForAnchor)
                 .description("Delivered microblock streams kept but not served because the block they build on is"

@@ -24,8 +24,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * Throughput of the block and address routes with the JVM's default heap and with -Xmx256m: the
  * real server in a JVM of its own (java -cp … io.stacksexplorer.Application) on the demo chain in
- * an embedded H2 file, loaded by 8 concurrent clients over loopback. {@code mvn -pl api-server test
- * -Dtest=HeapSizeBenchmark -Dbenchmarks=true -Dsurefire.failIfNoSpecifiedTests=false}. README quotes
+ * an embedded H2 file, loaded by 8 concurrent clients over loopback. {@code mvn -B -o verify
+ * -pl spec,api-server -Pbenchmarks -Dbenchmark=HeapSizeBenchmark}. docs/performance.md quotes
  * the figures; the run fails if the small heap keeps less than 90% of the default's throughput.
  */
 @EnabledIfSystemProperty(named = "benchmarks", matches = "true")

@@ -10,7 +10,7 @@ import java.util.List;
 
 /**
  * Replay throughput, run on purpose only:
- * {@code mvn -o -pl api-server test -Dtest=ReplayBenchmark -Dbenchmarks=true [-Dpg.tests=true]}.
+ * {@code mvn -B -o verify -pl spec,api-server -Pbenchmarks -Dbenchmark=ReplayBenchmark [-Dpg.tests=true]}.
  * Replays every recorded log into a fresh database per round (3 rounds after one warm-up) and
  * reports blocks/s and transactions/s for H2, and for PostgreSQL when enabled.
  */

@@ -19,7 +19,7 @@ import java.util.Map;
 
 /**
  * Read latency of every endpoint over HTTP on the demo chain, run on purpose only:
- * {@code mvn -o -pl api-server test -Dtest=ApiLatencyBenchmark -Dbenchmarks=true [-Dpg.tests=true]}.
+ * {@code mvn -B -o verify -pl spec,api-server -Pbenchmarks -Dbenchmark=ApiLatencyBenchmark [-Dpg.tests=true]}.
  * One client, sequential requests (no pipelining), after a warm-up; prints p50/p95/p99 per request
  * and the PostgreSQL/H2 ratio of the medians when both run. Deep pages (offset 2,000 of ~2,500) show
  * that history paging stays an index range scan.

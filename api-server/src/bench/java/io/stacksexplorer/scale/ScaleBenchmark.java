@@ -38,8 +38,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 /**
  * Mainnet scale, run on purpose only (never in {@code mvn verify}):
  * <pre>
- * mvn -o -pl api-server test -Dtest=ScaleBenchmark -Dbenchmarks=true -Dpg.tests=true \
- *     -Dsurefire.failIfNoSpecifiedTests=false [-Dscale.transactions=1000000] [-Dscale.seed=1] [-Dscale.h2=false]
+ * mvn -B -o verify -pl spec,api-server -Pbenchmarks -Dbenchmark=ScaleBenchmark -Dpg.tests=true \
+ *     [-Dscale.transactions=1000000] [-Dscale.seed=1] [-Dscale.h2=false]
  *     [-Dscale.era=mixed|3|2]
  *     [-Dscale.h2.file=DIR/db]
  * </pre>

@@ -37,9 +37,8 @@ import java.util.concurrent.TimeUnit;
  * with that commit's build first (exported with git archive and packaged, as ThroughputBenchmark).
  *
  * <pre>
- * mvn -B -q -o package -DskipTests
- * mvn -B -o -pl api-server test -Dtest=ObserverBenchmark -Dbenchmarks=true -Dpg.tests=true \
- *     -Dsurefire.failIfNoSpecifiedTests=false [-Dbench.baseline=12d5522] [-Dbench.transactions=20000]
+ * mvn -B -o verify -pl spec,api-server -Pbenchmarks -Dbenchmark=ObserverBenchmark -Dpg.tests=true \
+ *     [-Dbench.baseline=12d5522] [-Dbench.transactions=20000]
  * </pre>
  *
  * <p>Properties: {@code bench.transactions} (default 20,000), {@code bench.seed} (11),

@@ -17,10 +17,10 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * How fast a request fails while PostgreSQL is down, and how fast the server is back after it
- * returns: {@code mvn -pl api-server test -Dtest=DatabaseOutageBenchmark -Dbenchmarks=true -Dpg.tests=true
- * -Dsurefire.failIfNoSpecifiedTests=false}. Prints the first request of a fresh server while the
+ * returns: {@code mvn -B -o verify -pl spec,api-server -Pbenchmarks -Dbenchmark=DatabaseOutageBenchmark
+ * -Dpg.tests=true} (docs/benchmarks.md). Prints the first request of a fresh server while the
  * database is down, then, for a warm server, p50/p95/max of the 503s (API and observer, each
- * request in order) and the recovery time; README quotes the figures.
+ * request in order) and the recovery time; docs/performance.md quotes the figures.
  */
 @EnabledIfSystemProperty(named = "benchmarks", matches = "true")
 class DatabaseOutageBenchmark {

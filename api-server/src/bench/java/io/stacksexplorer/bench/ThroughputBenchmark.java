@@ -30,8 +30,7 @@ import java.util.regex.Pattern;
  * Throughput under concurrent load of the build of {@code main} at a baseline commit against the
  * current build, side by side in one run, run on purpose only:
  * <pre>
- * mvn -B -q -o package -DskipTests
- * mvn -B -o -pl api-server test -Dtest=ThroughputBenchmark -Dbenchmarks=true -Dsurefire.failIfNoSpecifiedTests=false
+ * mvn -B -o verify -pl spec,api-server -Pbenchmarks -Dbenchmark=ThroughputBenchmark
  * </pre>
  * The baseline's sources are exported with {@code git archive} into {@code api-server/target/bench-baseline-<commit>}
  * and packaged there (offline, never installed). Each server runs in its own JVM with the same flags on
@@ -78,7 +77,7 @@ class ThroughputBenchmark {
         Path root = module.getParent();
         Path newJar = module.resolve("target/api-server.jar");
         if (!Files.exists(newJar)) {
-            throw new IllegalStateException("package the current build first: mvn -B -q -o package -DskipTests");
+            throw new IllegalStateException("package the current build first; -Pbenchmarks does (docs/benchmarks.md)");
         }
         Path oldJar = baselineJar(root, module.resolve("target/bench-baseline-" + BASELINE), BASELINE);
 
