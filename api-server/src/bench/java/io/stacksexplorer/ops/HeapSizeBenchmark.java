@@ -31,7 +31,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @EnabledIfSystemProperty(named = "benchmarks", matches = "true")
 class HeapSizeBenchmark {
 
-    static final String ADDRESS = "SP239AWRZS58YHSFEFZTV9W1D465KW57R3S18A9A3";
+    static final String ADDRESS = "SP3E6031YCXQRYY45QGXNP10X2P8NG07ST6WVGTXF";
     static final int CLIENTS = 8;
     static final long WARMUP_SECONDS = 15;
     static final long MEASURE_SECONDS = 30;
@@ -124,7 +124,7 @@ class HeapSizeBenchmark {
                 ThreadLocalRandom random = ThreadLocalRandom.current();
                 while (System.nanoTime() < end) {
                     String path = blocks ? "/extended/v2/blocks/" + (1 + random.nextInt(300))
-                            : "/extended/v2/addresses/" + ADDRESS + "/transactions?limit=20&offset=" + random.nextInt(2400);
+                            : "/extended/v2/addresses/" + ADDRESS + "/transactions?limit=20&offset=" + random.nextInt(1000);
                     try {
                         int status = client.send(HttpRequest.newBuilder(URI.create(base + path)).build(),
                                 HttpResponse.BodyHandlers.ofByteArray()).statusCode();

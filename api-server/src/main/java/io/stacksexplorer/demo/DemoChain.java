@@ -1,9 +1,12 @@
 package io.stacksexplorer.demo;
 
-import io.stacksexplorer.codec.Hex;
-import io.stacksexplorer.codec.Sha512_256;
 import io.stacksexplorer.codec.tx.StacksTransaction;
 import io.stacksexplorer.codec.tx.TransactionPayload;
+import io.stacksexplorer.generate.GeneratorSummary;
+import io.stacksexplorer.generate.Preset;
+import io.stacksexplorer.ingest.EventIngestor;
+import io.stacksexplorer.ingest.GenesisBlock;
+import io.stacksexplorer.ingest.TsvReplay;
 import io.stacksexplorer.write.CodecTxDecoder;
 import io.stacksexplorer.write.NewBlock;
 import io.stacksexplorer.write.NewEvent;
@@ -12,55 +15,100 @@ import io.stacksexplorer.write.NewTransaction;
 import io.stacksexplorer.write.PrincipalActivity;
 import io.stacksexplorer.write.TxFacts;
 import io.stacksexplorer.write.TxOutcome;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
- * A deterministic demo chain, a pure function of its seed: about 300 mainnet-style blocks from
- * 2024-01-01T00:00:00Z, ten minutes apart (burn heights from 830000), with ~10k real, encoded
- * transactions of every type and outcome, their events, and a few dozen pending mempool transactions.
- * Signatures are random bytes: nothing on the read path verifies them.
+ * The {@link Preset#DEMO demo preset}'s chain as tests and examples see it: the generator's log,
+ * read back the way a replay reads it ({@link TsvReplay#delivery}), reduced to its canonical
+ * blocks (block 0's transactions inside block 1, as the write path stores them; forked siblings
+ * left out) and the transactions still pending at the end. A pure function of its seed.
  *
- * <p>What it contains, and where to find examples, is in {@link #summary()}.
+ * <p>The server ingests the same log through {@link EventIngestor} ({@link DemoDataLoader}); tests
+ * that need a prefix of the chain write these blocks through the write path. What the chain
+ * contains, and where to find examples, is in {@link #summary()}.
  */
 public final class DemoChain {
 
-    /** The seed the server uses unless configured otherwise. */
-    public static final long DEFAULT_SEED = 20240101L;
+    /** The demo preset's seed: the server uses it unless configured otherwise. */
+    public static final long DEFAULT_SEED = Preset.DEMO.seed();
 
     private final long seed;
     private final List<NewBlock> blocks;
     private final List<NewMempoolTransaction> mempool;
+    private final GeneratorSummary generated;
     private final Summary summary;
 
-    private DemoChain(long seed, DemoChainBuilder built) {
+    private DemoChain(long seed, List<NewBlock> blocks, List<NewMempoolTransaction> mempool,
+                      GeneratorSummary generated) {
         this.seed = seed;
-        this.blocks = List.copyOf(built.blocks());
-        this.mempool = List.copyOf(built.mempool());
-        this.summary = summarize(built);
+        this.blocks = List.copyOf(blocks);
+        this.mempool = List.copyOf(mempool);
+        this.generated = generated;
+        this.summary = summarize();
     }
 
-    /** Generates the chain for {@code seed}; the same seed always gives the same blocks and bytes. */
+    /** Generates the demo preset's chain for {@code seed}; the same seed always gives the same chain. */
     public static DemoChain generate(long seed) {
-        return new DemoChain(seed, new DemoChainBuilder(seed).build());
+        Map<String, NewBlock> byIndexHash = new HashMap<>();
+        Map<String, NewMempoolTransaction> announced = new LinkedHashMap<>();
+        GeneratorSummary generated;
+        try {
+            generated = Preset.DEMO.withSeed(seed).generate(line -> {
+                EventIngestor.Delivery delivery = TsvReplay.delivery(line);
+                NewBlock block = delivery.block();
+                if (block != null) {
+                    byIndexHash.put(block.indexBlockHash(), block);
+                }
+                delivery.mempoolTransactions().forEach(tx -> announced.put(tx.txId(), tx));
+                delivery.droppedTxIds().forEach(announced::remove);
+            });
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        List<NewBlock> canonical = new ArrayList<>();
+        for (NewBlock block = byIndexHash.get(generated.tipIndexBlockHash()); block != null;
+             block = byIndexHash.get(block.parentIndexBlockHash())) {
+            canonical.add(block);
+        }
+        Collections.reverse(canonical);
+        if (canonical.size() > 1 && canonical.get(0).height() == 0) {
+            canonical.set(1, GenesisBlock.merge(canonical.get(0), canonical.get(1)));
+            canonical.remove(0);
+        }
+        Set<String> mined = new HashSet<>();
+        canonical.forEach(block -> block.transactions().forEach(tx -> mined.add(tx.txId())));
+        List<NewMempoolTransaction> pending = announced.values().stream()
+                .filter(tx -> !mined.contains(tx.txId())).toList();
+        return new DemoChain(seed, canonical, pending, generated);
     }
 
     public long seed() {
         return seed;
     }
 
-    /** Blocks in height order, each child of the previous one; write them in this order. */
+    /** Canonical blocks from height 1, each child of the previous one; write them in this order. */
     public List<NewBlock> blocks() {
         return blocks;
     }
 
-    /** Pending transactions, received after the last block; write them after the blocks. */
+    /** Transactions still pending at the end of the log; write them after the blocks. */
     public List<NewMempoolTransaction> mempool() {
         return mempool;
+    }
+
+    /** The generator's own account of the log (forks, microblocks, eras, the hot address). */
+    public GeneratorSummary generated() {
+        return generated;
     }
 
     public Summary summary() {
@@ -73,11 +121,14 @@ public final class DemoChain {
      * @param txCountByType       mined transactions per API {@code tx_type}
      * @param txCountByStatus     mined transactions per API {@code tx_status}
      * @param eventCountByType    committed events per API {@code event_type}
+     * @param hotAddresses        the generator's hot address, then the two busiest other standard addresses
      * @param hotAddressTxCounts  for each hot address, the mined transactions it takes part in (as the
      *                            write path counts them: sender, sponsor, recipient, asset-event parties)
      * @param exampleTxIdByType   the first successful transaction of each type
-     * @param contractIdWithLogs  a contract whose calls print many {@code smart_contract_log} events
-     * @param failedDeploymentContractId a contract whose only deployment aborted
+     * @param contractIdWithLogs  the generator's hot contract, whose calls print many {@code smart_contract_log} events
+     * @param failedDeploymentContractId a contract whose deployments all aborted
+     * (this and the other example ids are null when a seed's chain has no such transaction; the
+     * default seed's has each of them, see DemoChainTest)
      */
     public record Summary(
             int blockCount,
@@ -124,14 +175,14 @@ public final class DemoChain {
         }
     }
 
-    private Summary summarize(DemoChainBuilder built) {
+    private Summary summarize() {
         CodecTxDecoder decoder = new CodecTxDecoder();
         Map<String, Integer> byType = new TreeMap<>();
         Map<String, Integer> byStatus = new TreeMap<>();
         Map<String, Integer> byEvent = new TreeMap<>();
-        Map<String, Integer> hot = new LinkedHashMap<>();
-        built.hotAddresses().forEach(address -> hot.put(address, 0));
+        Map<String, Integer> activity = new HashMap<>();
         Map<String, String> examples = new TreeMap<>();
+        Map<String, Boolean> deployed = new LinkedHashMap<>();
         int txCount = 0;
         int microblockTxs = 0;
         int sponsored = 0;
@@ -140,6 +191,8 @@ public final class DemoChain {
         String sponsoredTx = null;
         String microblockTx = null;
         String stxLockTx = null;
+        String ftAsset = null;
+        String nftAsset = null;
         for (NewBlock block : blocks) {
             for (NewTransaction tx : block.transactions()) {
                 txCount++;
@@ -147,7 +200,15 @@ public final class DemoChain {
                 String type = decoded.payload().txType();
                 byType.merge(type, 1, Integer::sum);
                 byStatus.merge(tx.status().apiName(), 1, Integer::sum);
-                tx.events().forEach(event -> byEvent.merge(event.eventType(), 1, Integer::sum));
+                for (NewEvent event : tx.events()) {
+                    byEvent.merge(event.eventType(), 1, Integer::sum);
+                    if (ftAsset == null && event instanceof NewEvent.FungibleAsset ft) {
+                        ftAsset = ft.assetId();
+                    }
+                    if (nftAsset == null && event instanceof NewEvent.NonFungibleAsset nft) {
+                        nftAsset = nft.assetId();
+                    }
+                }
                 if (tx.status() == TxOutcome.SUCCESS) {
                     examples.putIfAbsent(type, tx.txId());
                 }
@@ -171,21 +232,29 @@ public final class DemoChain {
                     stxLockTx = tx.txId();
                 }
                 TxFacts facts = decoder.decode(tx.rawTx());
-                for (PrincipalActivity activity : PrincipalActivity.derive(facts, tx.events())) {
-                    hot.computeIfPresent(activity.principal(), (address, count) -> count + 1);
+                if ("smart_contract".equals(type)) {
+                    deployed.merge(facts.contractId(), tx.status() == TxOutcome.SUCCESS, Boolean::logicalOr);
+                }
+                for (PrincipalActivity row : PrincipalActivity.derive(facts, tx.events())) {
+                    activity.merge(row.principal(), 1, Integer::sum);
                 }
             }
         }
+        List<String> hot = new ArrayList<>();
+        hot.add(generated.hotAddress());
+        activity.entrySet().stream()
+                .filter(e -> !e.getKey().contains(".") && !e.getKey().equals(generated.hotAddress()))
+                .sorted(Map.Entry.<String, Integer>comparingByValue().reversed().thenComparing(Map.Entry.comparingByKey()))
+                .limit(2).forEach(e -> hot.add(e.getKey()));
+        Map<String, Integer> hotCounts = new LinkedHashMap<>();
+        hot.forEach(address -> hotCounts.put(address, activity.getOrDefault(address, 0)));
+        String failedDeployment = deployed.entrySet().stream().filter(e -> !e.getValue()).map(Map.Entry::getKey)
+                .findFirst().orElse(null);
         NewBlock tip = blocks.get(blocks.size() - 1);
-        String dex = built.tokenAssetId().substring(0, built.tokenAssetId().indexOf('.')) + "."
-                + DemoContracts.DEX.name();
-        String pending = mempool.isEmpty() ? null
-                : Sha512_256.txId(Hex.decode(mempool.get(0).rawTx()));
+        String pending = mempool.isEmpty() ? null : mempool.get(0).txId();
         return new Summary(blocks.size(), tip.height(), tip.blockHash(), txCount, byType, byStatus, byEvent,
-                microblockTxs, sponsored, mempool.size(), built.hotAddresses(), hot, examples, dex,
-                built.tokenAssetId(), built.nftAssetId(), built.failedDeploymentContractId(),
-                Objects.requireNonNull(failedCall), Objects.requireNonNull(postConditionAbort),
-                Objects.requireNonNull(sponsoredTx), Objects.requireNonNull(microblockTx),
-                Objects.requireNonNull(stxLockTx), pending);
+                microblockTxs, sponsored, mempool.size(), hot, hotCounts, examples, generated.hotContract(),
+                ftAsset, nftAsset, failedDeployment, failedCall, postConditionAbort, sponsoredTx, microblockTx,
+                stxLockTx, pending);
     }
 }

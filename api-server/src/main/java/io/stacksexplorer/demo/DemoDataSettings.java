@@ -1,16 +1,17 @@
 package io.stacksexplorer.demo;
 
 import io.micronaut.context.annotation.ConfigurationProperties;
+import io.stacksexplorer.generate.Preset;
 
 /**
- * {@code demo-data.*}: whether an empty embedded database is filled with the {@link DemoChain} at
- * start-up ({@code DEMO_DATA}, default true), and from which seed.
+ * {@code demo-data.*}: whether an empty embedded database is filled with the generator's
+ * {@link Preset#DEMO demo preset} at start-up ({@code DEMO_DATA}, default true), and from which seed.
  */
 @ConfigurationProperties("demo-data")
 public class DemoDataSettings {
 
     private boolean enabled = true;
-    private long seed = DemoChain.DEFAULT_SEED;
+    private long seed = Preset.DEMO.seed();
 
     public boolean isEnabled() {
         return enabled;

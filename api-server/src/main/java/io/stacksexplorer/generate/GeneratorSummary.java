@@ -109,6 +109,10 @@ public final class GeneratorSummary {
         return mempoolDropped;
     }
 
+    public long mempoolPendingAtEnd() {
+        return mempoolPendingAtEnd;
+    }
+
     public long tipHeight() {
         return tipHeight;
     }

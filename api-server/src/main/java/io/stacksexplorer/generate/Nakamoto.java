@@ -2,8 +2,8 @@ package io.stacksexplorer.generate;
 
 import io.stacksexplorer.codec.Hex;
 import io.stacksexplorer.codec.tx.TenureChangeCause;
-import io.stacksexplorer.generate.ChainGenerator.Mined;
-import io.stacksexplorer.generate.ChainGenerator.Parent;
+import io.stacksexplorer.generate.GeneratorState.Mined;
+import io.stacksexplorer.generate.GeneratorState.Parent;
 import io.stacksexplorer.generate.NodeEventLog.Placed;
 import io.stacksexplorer.generate.NodeEventLog.Reward;
 

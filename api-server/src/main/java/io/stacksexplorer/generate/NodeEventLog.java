@@ -3,9 +3,7 @@ package io.stacksexplorer.generate;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.StreamWriteFeature;
-import io.stacksexplorer.codec.clarity.ClarityValue;
 import io.stacksexplorer.write.ExecutionCost;
-import io.stacksexplorer.write.NewEvent;
 
 import java.io.IOException;
 import java.io.Writer;
@@ -162,7 +160,7 @@ final class NodeEventLog {
         } else {
             g.writeNullField("cycle_number");
         }
-        events(g, b.transactions());
+        EventJson.events(g, b.transactions());
         g.writeStringField("index_block_hash", b.indexBlockHash());
         g.writeArrayFieldStart("matured_miner_rewards");
         for (Reward r : b.rewards()) {
@@ -218,7 +216,7 @@ final class NodeEventLog {
         g.writeStringField("burn_block_hash", burn.hash());
         g.writeNumberField("burn_block_height", burn.height());
         g.writeNumberField("burn_block_timestamp", burn.time());
-        events(g, txs);
+        EventJson.events(g, txs);
         g.writeStringField("parent_index_block_hash", parentIndexBlockHash);
         transactions(g, txs, false, true);
         g.writeEndObject();
@@ -298,89 +296,6 @@ final class NodeEventLog {
             g.writeEndObject();
         }
         g.writeEndArray();
-    }
-
-    /** Events of all the payload's transactions, numbered across the payload as the node does. */
-    private void events(JsonGenerator g, List<Placed> txs) throws IOException {
-        g.writeArrayFieldStart("events");
-        int index = 0;
-        for (Placed p : txs) {
-            GeneratedTx tx = p.tx();
-            for (NewEvent e : tx.events()) {
-                g.writeStartObject();
-                g.writeStringField("txid", tx.txId());
-                String type = nodeType(e);
-                g.writeStringField("type", type);
-                g.writeBooleanField("committed", tx.committed());
-                g.writeNumberField("event_index", index++);
-                g.writeObjectFieldStart(type);
-                eventBody(g, e);
-                g.writeEndObject();
-                g.writeEndObject();
-            }
-        }
-        g.writeEndArray();
-    }
-
-    private static String nodeType(NewEvent e) {
-        if (e instanceof NewEvent.ContractLog) {
-            return "contract_event";
-        } else if (e instanceof NewEvent.StxAsset a) {
-            return "stx_" + a.action().apiName() + "_event";
-        } else if (e instanceof NewEvent.FungibleAsset a) {
-            return "ft_" + a.action().apiName() + "_event";
-        } else if (e instanceof NewEvent.NonFungibleAsset a) {
-            return "nft_" + a.action().apiName() + "_event";
-        }
-        return "stx_lock_event";
-    }
-
-    private static void eventBody(JsonGenerator g, NewEvent e) throws IOException {
-        if (e instanceof NewEvent.ContractLog log) {
-            g.writeStringField("contract_identifier", log.contractId());
-            g.writeStringField("topic", log.topic());
-            g.writeFieldName("value");
-            ClaritySerdeJson.write(g, ClarityValue.decodeHex(log.valueHex()));
-            g.writeStringField("raw_value", log.valueHex());
-        } else if (e instanceof NewEvent.StxAsset a) {
-            g.writeStringField("amount", a.amount().toString());
-            if (a.sender() != null) {
-                g.writeStringField("sender", a.sender());
-            }
-            if (a.recipient() != null) {
-                g.writeStringField("recipient", a.recipient());
-            }
-            if (a.memo() != null) {
-                // The node writes the memo as bare hex.
-                g.writeStringField("memo", a.memo().substring(2));
-            }
-        } else if (e instanceof NewEvent.FungibleAsset a) {
-            g.writeStringField("asset_identifier", a.assetId());
-            g.writeStringField("amount", a.amount().toString());
-            if (a.sender() != null) {
-                g.writeStringField("sender", a.sender());
-            }
-            if (a.recipient() != null) {
-                g.writeStringField("recipient", a.recipient());
-            }
-        } else if (e instanceof NewEvent.NonFungibleAsset a) {
-            g.writeStringField("asset_identifier", a.assetId());
-            g.writeFieldName("value");
-            ClaritySerdeJson.write(g, ClarityValue.decodeHex(a.valueHex()));
-            g.writeStringField("raw_value", a.valueHex());
-            if (a.sender() != null) {
-                g.writeStringField("sender", a.sender());
-            }
-            if (a.recipient() != null) {
-                g.writeStringField("recipient", a.recipient());
-            }
-        } else if (e instanceof NewEvent.StxLock lock) {
-            g.writeStringField("locked_amount", lock.lockedAmount().toString());
-            g.writeStringField("unlock_height", Long.toString(lock.unlockHeight()));
-            g.writeStringField("locked_address", lock.lockedAddress());
-            // The node names the stacking contract that locked the funds: the generator's stacking calls go to POX.
-            g.writeStringField("contract_identifier", Traffic.POX_CONTRACT);
-        }
     }
 
     private static void cost(JsonGenerator g, ExecutionCost c) throws IOException {

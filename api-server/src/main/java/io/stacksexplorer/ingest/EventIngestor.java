@@ -110,6 +110,22 @@ public class EventIngestor {
      *                for a payload that is only kept
      */
     public record Delivery(RawPayload raw, Object content) {
+
+        /** The block of a {@code /new_block} delivery, or null. */
+        public NewBlock block() {
+            return content instanceof NodePayloads.Block parsed ? parsed.block() : null;
+        }
+
+        /** The transactions of a {@code /new_mempool_tx} delivery, or an empty list. */
+        @SuppressWarnings("unchecked")
+        public List<NewMempoolTransaction> mempoolTransactions() {
+            return content instanceof List<?> txs ? (List<NewMempoolTransaction>) txs : List.of();
+        }
+
+        /** The ids a {@code /drop_mempool_tx} delivery drops, or an empty list. */
+        public List<String> droppedTxIds() {
+            return content instanceof NodePayloads.Drop drop ? drop.txIds() : List.of();
+        }
     }
 
     /**

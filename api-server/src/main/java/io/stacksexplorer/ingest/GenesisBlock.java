@@ -19,7 +19,7 @@ import java.util.regex.Pattern;
  * <p>Block 0 is found among the stored payloads, so a restart between block 0 and block 1, a
  * {@code rebuild} and a replay of the same log all derive the same rows.
  */
-final class GenesisBlock {
+public final class GenesisBlock {
 
     /** Cheap pre-filter before parsing a stored {@code /new_block} body. */
     private static final Pattern HEIGHT_ZERO = Pattern.compile("\"block_height\"\\s*:\\s*0\\s*[,}]");
@@ -48,7 +48,8 @@ final class GenesisBlock {
         return genesis == null ? blockOne : merge(genesis, blockOne);
     }
 
-    static NewBlock merge(NewBlock genesis, NewBlock blockOne) {
+    /** Block 1 with block 0's transactions in front of its own, as the write path stores it. */
+    public static NewBlock merge(NewBlock genesis, NewBlock blockOne) {
         List<NewTransaction> txs = new ArrayList<>(genesis.transactions().size() + blockOne.transactions().size());
         for (NewTransaction tx : genesis.transactions()) {
             txs.add(new NewTransaction(tx.txId(), tx.rawTx(), tx.txIndex() + 1, tx.status(), tx.rawResult(),

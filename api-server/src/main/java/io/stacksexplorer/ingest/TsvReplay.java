@@ -60,6 +60,28 @@ public final class TsvReplay {
      */
     public static Summary replay(Path file, EventIngestor ingestor, boolean strict, LongConsumer progress)
             throws IOException {
+        return replay(file.getFileName().toString(), each -> {
+            try (BufferedReader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+                String line;
+                while ((line = reader.readLine()) != null) {
+                    each.accept(line);
+                }
+            }
+        }, ingestor, strict, progress);
+    }
+
+    /**
+     * Where a log's lines come from: a file, or a generator writing them as it goes (the demo
+     * preset is ingested without a file). Called once, on the reading thread.
+     */
+    @FunctionalInterface
+    public interface LineSource {
+        void lines(java.util.function.Consumer<String> each) throws IOException;
+    }
+
+    /** As {@link #replay(Path, EventIngestor, boolean, LongConsumer)}, from any source of lines. */
+    public static Summary replay(String name, LineSource source, EventIngestor ingestor, boolean strict,
+                                 LongConsumer progress) throws IOException {
         long started = System.nanoTime();
         IngestStats before = ingestor.stats();
         long[] lines = {0};
@@ -67,7 +89,7 @@ public final class TsvReplay {
         long rejected = 0;
         // Reading, parsing and checking run one batch ahead on a thread of their own, so that the
         // writer's thread only writes (and waits for the database) while the next lines are prepared.
-        try (LinePreparer preparer = LinePreparer.start(file)) {
+        try (LinePreparer preparer = LinePreparer.start(source)) {
             List<PreparedLine> batch;
             while (!(batch = preparer.nextBatch(BATCH_PAYLOADS, BATCH_BYTES)).isEmpty()) {
                 List<PreparedLine> delivered = new ArrayList<>(batch.size());
@@ -77,11 +99,11 @@ public final class TsvReplay {
                         delivered.add(line);
                     } else if (strict) {
                         stop = new MalformedPayloadException(
-                                file.getFileName() + ":" + line.number() + ": " + line.malformed().getMessage(),
+                                name + ":" + line.number() + ": " + line.malformed().getMessage(),
                                 line.malformed());
                         break;
                     } else {
-                        LOG.warn("{}:{}: rejected: {}", file.getFileName(), line.number(),
+                        LOG.warn("{}:{}: rejected: {}", name, line.number(),
                                 line.malformed().getMessage());
                         rejected++;
                         lines[0]++;
@@ -103,18 +125,27 @@ public final class TsvReplay {
         return new Summary(lines[0], rejected, ingestor.stats().minus(before), (System.nanoTime() - started) / 1e9);
     }
 
+    /**
+     * One line of a log (id, received timestamp, path, JSON body), parsed and checked as a replay
+     * would deliver it.
+     *
+     * @throws MalformedPayloadException when the line cannot be understood
+     */
+    public static EventIngestor.Delivery delivery(String line) {
+        String[] columns = line.split("\t", 4);
+        if (columns.length != 4) {
+            throw new MalformedPayloadException("expected 4 tab-separated columns");
+        }
+        return EventIngestor.prepare(columns[2], columns[3], epochSeconds(columns[1]));
+    }
+
     /** One line of the log, read and prepared: a delivery, or why it cannot be one. */
     record PreparedLine(long number, EventIngestor.Delivery delivery, MalformedPayloadException malformed,
                         long bytes) {
 
         static PreparedLine of(long number, String line) {
             try {
-                String[] columns = line.split("\t", 4);
-                if (columns.length != 4) {
-                    throw new MalformedPayloadException("expected 4 tab-separated columns");
-                }
-                return new PreparedLine(number, EventIngestor.prepare(columns[2], columns[3], epochSeconds(columns[1])),
-                        null, line.length());
+                return new PreparedLine(number, TsvReplay.delivery(line), null, line.length());
             } catch (MalformedPayloadException e) {
                 return new PreparedLine(number, null, e, line.length());
             }
@@ -132,27 +163,40 @@ public final class TsvReplay {
         private final Thread thread;
         private boolean ended;
 
-        private LinePreparer(Path file) {
-            thread = new Thread(() -> run(file), "replay-reader");
+        private LinePreparer(LineSource source) {
+            thread = new Thread(() -> run(source), "replay-reader");
             thread.setDaemon(true);
         }
 
-        static LinePreparer start(Path file) {
-            LinePreparer preparer = new LinePreparer(file);
+        static LinePreparer start(LineSource source) {
+            LinePreparer preparer = new LinePreparer(source);
             preparer.thread.start();
             return preparer;
         }
 
-        private void run(Path file) {
-            try (BufferedReader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
-                long number = 0;
-                String line;
-                while ((line = reader.readLine()) != null) {
+        /** Thrown through the source when the replay was closed early. */
+        private static final class Closed extends RuntimeException {
+            Closed() {
+                super(null, null, false, false);
+            }
+        }
+
+        private void run(LineSource source) {
+            try {
+                long[] number = {0};
+                source.lines(line -> {
                     if (!line.isBlank()) {
-                        queue.put(PreparedLine.of(++number, line));
+                        try {
+                            queue.put(PreparedLine.of(++number[0], line));
+                        } catch (InterruptedException e) {
+                            Thread.currentThread().interrupt();
+                            throw new Closed();
+                        }
                     }
-                }
+                });
                 queue.put(END);
+            } catch (Closed e) {
+                // closed early: stop reading
             } catch (IOException | RuntimeException e) {
                 try {
                     queue.put(e);

@@ -36,7 +36,9 @@ public abstract class PositionsContract {
 
     @Test
     void positionsAndTotalsEqualRowCountsAfterRandomReorgsAndMicroblocks() throws SQLException {
-        List<NewBlock> chain = DemoChain.generate(DemoChain.DEFAULT_SEED).blocks().subList(0, 62);
+        List<NewBlock> chain = new java.util.ArrayList<>(
+                DemoChain.generate(DemoChain.DEFAULT_SEED).blocks().subList(0, 62));
+        chain.set(0, withoutGenesis(chain.get(0)));
         Random random = new Random(7);
         int forks = 0;
         int streams = 0;
@@ -106,6 +108,23 @@ public abstract class PositionsContract {
             parentHash = hash;
             parentIndex = index;
         }
+    }
+
+    /**
+     * Block 1 without block 0's transactions: the write path stores those with {@code tx_index} + 1
+     * (as the peer serves them), so their indexes repeat block 1's own and "chain order" by
+     * (height, tx_index) would be ambiguous in this test's oracle.
+     */
+    private static NewBlock withoutGenesis(NewBlock one) {
+        List<NewTransaction> txs = one.transactions();
+        int own = 0;
+        while (txs.get(own).txIndex() != 0) {
+            own++;
+        }
+        return new NewBlock(one.blockHash(), one.indexBlockHash(), one.height(), one.parentBlockHash(),
+                one.parentIndexBlockHash(), one.parentMicroblockHash(), one.parentMicroblockSequence(), one.blockTime(),
+                one.burnBlockTime(), one.burnBlockHash(), one.burnBlockHeight(), one.parentBurnBlockTime(),
+                one.minerTxid(), txs.subList(own, txs.size()), one.tenureHeight());
     }
 
     /** Positions 1..n in chain order for served rows, none for the others, counters equal to n. */

@@ -45,17 +45,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * <p>Single lookups take their id from the provider state. A repeated query parameter cannot take
  * several different values from a provider state (Pact generates one value per parameter name),
  * so the mixed lookup names its two ids in the state's parameters instead: the provider makes
- * those transactions exist (they are transactions of its deterministic demo chain, the same ids
- * the README's examples use).
+ * those transactions exist (they are transactions of the generator's demo preset; the pending one
+ * is also in README's examples).
  */
 @ExtendWith(PactConsumerTestExt.class)
 @PactTestFor(providerName = Contract.PROVIDER, pactVersion = PactSpecVersion.V4)
 class TransactionsPactTest {
 
-    /** A successful token transfer mined in block 1 of the demo chain (seed 20240101). */
-    static final String FIXTURE_CONFIRMED = "0xa6cfa8298a2a7fe1aa909725251a41cb35173f53770ac042941256f1c79f5705";
-    /** A pending token transfer in the demo chain's mempool. */
-    static final String FIXTURE_PENDING = "0x2d30cdf814afba491d2b0ef6e456cbe4097fa2164a1fc644bd5ebdaaecdc14de";
+    /** A successful token transfer mined in block 2 of the demo preset's chain (seed 12). */
+    static final String FIXTURE_CONFIRMED = "0xf24634b11f4820ac975fbcd45e454455ad69f869a09ff714fb991ce79dae83bc";
+    /** A pending token transfer in the demo preset's mempool (README's example of a pending lookup). */
+    static final String FIXTURE_PENDING = "0xd796a7cff183cda9197d82f29fd86589e8cd16e009723023ef509e641dc569ed";
 
     private static final Map<String, Object> TOKEN_TRANSFER = Map.of("txType", "token_transfer");
 

@@ -1,0 +1,35 @@
+;; name-registry: first come, first served names, paid for by burning STX
+(define-constant registration-fee u2000000)
+(define-constant term-length u52560)
+(define-constant err-not-owner (err u403))
+(define-constant err-name-taken (err u409))
+
+(define-map names (string-ascii 48) {owner: principal, bio: (optional (string-utf8 64)), expires-at: uint})
+(define-map primary-names principal (string-ascii 48))
+
+(define-public (register (name (string-ascii 48)) (bio (optional (string-utf8 64))) (tags (list 4 (string-ascii 16))))
+  (let ((expires-at (+ burn-block-height term-length)))
+    (asserts! (is-none (map-get? names name)) err-name-taken)
+    (try! (stx-burn? registration-fee tx-sender))
+    (map-set names name {owner: tx-sender, bio: bio, expires-at: expires-at})
+    (print {bio: bio, event: "name-registered", expires-at: expires-at, name: name, owner: tx-sender, tags: tags})
+    (ok true)))
+
+(define-public (renew (name (string-ascii 48)))
+  (let ((entry (unwrap! (map-get? names name) err-not-owner))
+        (result (if (is-eq (get owner entry) tx-sender)
+                    (ok {expires-at: (+ (get expires-at entry) term-length), extended-by: (to-int term-length), name: name})
+                    (err u403))))
+    (map-set names name (merge entry {expires-at: (+ (get expires-at entry) term-length)}))
+    (print result)
+    (ok true)))
+
+(define-public (set-primary (name (string-ascii 48)))
+  (let ((entry (unwrap! (map-get? names name) err-not-owner)))
+    (asserts! (is-eq (get owner entry) tx-sender) err-not-owner)
+    (map-set primary-names tx-sender name)
+    (print tx-sender)
+    (ok true)))
+
+(define-read-only (resolve (name (string-ascii 48))) (map-get? names name))
+(define-read-only (get-primary-name (who principal)) (map-get? primary-names who))
