@@ -1,0 +1,281 @@
+package io.stacksexplorer.subscribe;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.stacksexplorer.codec.Sha512_256;
+import io.stacksexplorer.codec.Hex;
+import io.stacksexplorer.codec.tx.StacksTransaction;
+import io.stacksexplorer.codec.tx.TransactionVersion;
+import io.stacksexplorer.http.TestDatabase;
+import io.stacksexplorer.ingest.NodeFeeder;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Subscriptions over a recorded node log (fuzzed-transactions-1: 12 served blocks, mempool
+ * transactions, a drop) posted to the real observer, on each database: what arrives, in which
+ * order, that each notification can be read back at once, and resuming after a disconnect and
+ * after a server restart.
+ */
+abstract class SubscriptionsContract {
+
+    static final String LOG = "fuzzed-transactions-1.tsv";
+    static List<NodeFeeder.Payload> payloads;
+    static String chainId;
+
+    abstract TestDatabase database();
+
+    @BeforeAll
+    static void readLog() throws IOException {
+        Path log = sharedLog(LOG);
+        Assumptions.assumeTrue(log != null, "../shared/data/stacks-node-events/" + LOG + " is not there");
+        payloads = NodeFeeder.read(log);
+        chainId = "0x00000001";
+        for (NodeFeeder.Payload p : payloads) {
+            if (p.path().equals("/new_block")) {
+                JsonNode txs = SubscriptionServer.JSON.readTree(p.body()).path("transactions");
+                if (!txs.isEmpty()) {
+                    chainId = txs.get(0).path("raw_tx").asText().startsWith("0x80") ? "0x80000000" : "0x00000001";
+                    break;
+                }
+            }
+        }
+    }
+
+    static Path sharedLog(String name) {
+        Path dir = Path.of("").toAbsolutePath();
+        while (dir != null) {
+            if (Files.isDirectory(dir.resolve("spec")) && Files.isDirectory(dir.resolve("api-server"))) {
+                Path file = dir.resolveSibling("shared").resolve("data").resolve("stacks-node-events").resolve(name);
+                return Files.isRegularFile(file) ? file : null;
+            }
+            dir = dir.getParent();
+        }
+        return null;
+    }
+
+    /** Ids of the transactions in a /new_mempool_tx body. */
+    static List<String> mempoolTxIds(NodeFeeder.Payload p) throws IOException {
+        List<String> ids = new ArrayList<>();
+        for (JsonNode raw : SubscriptionServer.JSON.readTree(p.body())) {
+            ids.add(Sha512_256.txId(Hex.decode(raw.asText())));
+        }
+        return ids;
+    }
+
+    static List<String> blockTxIds(NodeFeeder.Payload p) throws IOException {
+        List<String> ids = new ArrayList<>();
+        for (JsonNode tx : SubscriptionServer.JSON.readTree(p.body()).path("transactions")) {
+            ids.add(tx.path("txid").asText());
+        }
+        return ids;
+    }
+
+    /** The first transaction that enters the mempool and is mined later in the log, with its raw hex. */
+    static String[] mempoolThenMined() throws IOException {
+        Set<String> mined = new LinkedHashSet<>();
+        for (NodeFeeder.Payload p : payloads) {
+            if (p.path().equals("/new_block")) {
+                mined.addAll(blockTxIds(p));
+            }
+        }
+        for (NodeFeeder.Payload p : payloads) {
+            if (p.path().equals("/new_mempool_tx")) {
+                JsonNode raws = SubscriptionServer.JSON.readTree(p.body());
+                for (JsonNode raw : raws) {
+                    String id = Sha512_256.txId(Hex.decode(raw.asText()));
+                    if (mined.contains(id)) {
+                        return new String[]{id, raw.asText()};
+                    }
+                }
+            }
+        }
+        throw new IllegalStateException("no transaction of " + LOG + " goes from the mempool into a block");
+    }
+
+    static int servedBlocks() throws IOException {
+        int n = 0;
+        for (NodeFeeder.Payload p : payloads) {
+            if (p.path().equals("/new_block")
+                    && SubscriptionServer.JSON.readTree(p.body()).path("block_height").asLong() > 0) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    /** Notifications until the {@code count}-th one of {@code method}, then any that follow within a second. */
+    static List<JsonNode> until(WsClient client, String method, int count) throws InterruptedException {
+        List<JsonNode> got = new ArrayList<>();
+        int seen = 0;
+        while (seen < count) {
+            JsonNode n = client.next(30);
+            assertNotNull(n, "only " + seen + " of " + count + " " + method + " notifications arrived: " + got);
+            got.add(n);
+            if (method.equals(n.path("method").asText())) {
+                seen++;
+            }
+        }
+        got.addAll(client.drain(1));
+        return got;
+    }
+
+    static List<Long> heights(List<JsonNode> notifications) {
+        List<Long> heights = new ArrayList<>();
+        for (JsonNode n : notifications) {
+            if ("block".equals(n.path("method").asText())) {
+                heights.add(n.at("/params/height").asLong());
+            }
+        }
+        return heights;
+    }
+
+    static List<Long> range(long from, long to) {
+        List<Long> out = new ArrayList<>();
+        for (long h = from; h <= to; h++) {
+            out.add(h);
+        }
+        return out;
+    }
+
+    @Test
+    void everyNotificationArrivesInOrderAndIsReadableOnArrival() throws Exception {
+        String[] watched = mempoolThenMined();
+        String txId = watched[0];
+        StacksTransaction decoded = StacksTransaction.decodeHex(watched[1]);
+        String address = decoded.senderAddress().toString();
+        try (SubscriptionServer server = SubscriptionServer.start(database(), chainId, Map.of())) {
+            List<String> unreadable = new CopyOnWriteArrayList<>();
+            // Runs on the socket's thread as each notification arrives, before the next is read.
+            WsClient client = new WsClient(server.wsUrl(), n -> {
+                String method = n.path("method").asText();
+                JsonNode params = n.path("params");
+                if (method.equals("block")) {
+                    SubscriptionServer.Answer a = server.get("/extended/v2/blocks/" + params.path("hash").asText());
+                    if (a.status() != 200 || !a.body().equals(params)) {
+                        unreadable.add("block " + params.path("height") + ": " + a.status() + " " + a.raw());
+                    }
+                } else if (method.equals("tx_update")) {
+                    String id = params.path("tx_id").asText();
+                    SubscriptionServer.Answer a = server.get("/extended/v1/tx/multiple?tx_id=" + id);
+                    // Found; its state may already be a later one (the feeder does not wait).
+                    if (a.status() != 200 || !a.body().at("/" + id + "/found").asBoolean()) {
+                        unreadable.add("tx " + id + ": " + a.status() + " " + a.raw());
+                    }
+                }
+            });
+            try (client) {
+                client.subscribe(WsClient.params("block"));
+                client.subscribe(WsClient.params("mempool"));
+                JsonNode tx = client.subscribe(WsClient.params("tx_update").put("tx_id", txId.toUpperCase().replace("0X", "")));
+                assertEquals(txId, tx.at("/result/tx_id").asText(), "the answer names the normalised id");
+                client.subscribe(WsClient.params("address_tx_update").put("address", address));
+
+                server.post(payloads);
+                List<JsonNode> got = until(client, "block", servedBlocks());
+
+                got.forEach(NotificationSchemas::check);
+                assertEquals(List.of(), unreadable, "notifications must be readable from the server on arrival");
+                assertEquals(range(1, servedBlocks()), heights(got), "every served block once, in chain order");
+                List<String> positions = got.stream().map(n -> n.path("position").asText()).toList();
+                List<Position> parsed = positions.stream().map(Position::parse).toList();
+                List<Position> sorted = new ArrayList<>(parsed);
+                Collections.sort(sorted);
+                assertEquals(sorted, parsed, "positions increase");
+                assertEquals(parsed.size(), new LinkedHashSet<>(parsed).size(), "no position twice");
+
+                List<String> txStatuses = got.stream().filter(n -> n.path("method").asText().equals("tx_update"))
+                        .map(n -> n.at("/params/tx_status").asText()).toList();
+                assertEquals(List.of("pending", "success"), txStatuses, "the watched transaction: pending, then mined");
+                assertTrue(got.stream().anyMatch(n -> n.path("method").asText().equals("mempool")
+                        && n.at("/params/tx_id").asText().equals(txId)), "the mempool notification of " + txId);
+                List<JsonNode> addressUpdates = got.stream()
+                        .filter(n -> n.path("method").asText().equals("address_tx_update")).toList();
+                assertFalse(addressUpdates.isEmpty());
+                addressUpdates.forEach(n -> assertEquals(address, n.at("/params/address").asText()));
+                assertTrue(addressUpdates.stream().anyMatch(n -> n.at("/params/tx_id").asText().equals(txId)
+                        && n.at("/params/tx_status").asText().equals("success") && n.at("/params/stx_sent").isTextual()),
+                        "the address sees its transaction mined, with its STX totals");
+
+                // Mempool notifications are for pending transactions only, each once.
+                List<String> mempool = got.stream().filter(n -> n.path("method").asText().equals("mempool"))
+                        .map(n -> n.at("/params/tx_id").asText()).toList();
+                assertEquals(mempool.size(), new LinkedHashSet<>(mempool).size());
+                got.stream().filter(n -> n.path("method").asText().equals("mempool"))
+                        .forEach(n -> assertEquals("pending", n.at("/params/tx_status").asText()));
+            }
+        }
+    }
+
+    @Test
+    void resumesWithoutGapsOrDuplicatesAfterADisconnectAndARestart() throws Exception {
+        int blocks = servedBlocks();
+        List<List<NodeFeeder.Payload>> thirds = splitAtBlocks(blocks / 3, 2 * blocks / 3);
+        try (SubscriptionServer server = SubscriptionServer.start(database(), chainId, Map.of())) {
+            String last;
+            try (WsClient client = new WsClient(server.wsUrl())) {
+                client.subscribe(WsClient.params("block"));
+                server.post(thirds.get(0));
+                List<JsonNode> first = until(client, "block", blocks / 3);
+                assertEquals(range(1, blocks / 3), heights(first));
+                last = first.get(first.size() - 1).path("position").asText();
+            }
+            // Disconnected while the next blocks arrive.
+            server.post(thirds.get(1));
+            try (WsClient client = new WsClient(server.wsUrl())) {
+                client.subscribe(WsClient.params("block").put("after", last));
+                List<JsonNode> missed = until(client, "block", 2 * blocks / 3 - blocks / 3);
+                missed.forEach(NotificationSchemas::check);
+                assertEquals(range(blocks / 3 + 1, 2 * blocks / 3), heights(missed), "what was missed, once, in order");
+                last = missed.get(missed.size() - 1).path("position").asText();
+            }
+            // The server restarts; more blocks arrive before the client is back.
+            server.restart();
+            server.post(thirds.get(2));
+            try (WsClient client = new WsClient(server.wsUrl())) {
+                client.subscribe(WsClient.params("block").put("after", last));
+                List<JsonNode> missed = until(client, "block", blocks - 2 * blocks / 3);
+                assertEquals(range(2 * blocks / 3 + 1, blocks), heights(missed), "positions survive the restart");
+            }
+            // A resume from before everything replays the whole chain, once.
+            try (WsClient client = new WsClient(server.wsUrl())) {
+                client.subscribe(WsClient.params("block").put("after", "0"));
+                assertEquals(range(1, blocks), heights(until(client, "block", blocks)));
+            }
+        }
+    }
+
+    /** The log cut after the {@code a}-th and {@code b}-th served block. */
+    static List<List<NodeFeeder.Payload>> splitAtBlocks(int a, int b) throws IOException {
+        List<List<NodeFeeder.Payload>> parts = List.of(new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
+        int served = 0;
+        int part = 0;
+        for (NodeFeeder.Payload p : payloads) {
+            parts.get(part).add(p);
+            if (p.path().equals("/new_block")
+                    && SubscriptionServer.JSON.readTree(p.body()).path("block_height").asLong() > 0) {
+                served++;
+                if (served == a || served == b) {
+                    part++;
+                }
+            }
+        }
+        return parts;
+    }
+}
