@@ -261,6 +261,72 @@ abstract class SubscriptionsContract {
         }
     }
 
+    @Test
+    void theEventStreamResumesFromLastEventId() throws Exception {
+        int blocks = servedBlocks();
+        List<List<NodeFeeder.Payload>> halves = splitAtBlocks(blocks / 2, Integer.MAX_VALUE);
+        try (SubscriptionServer server = SubscriptionServer.start(database(), chainId, Map.of())) {
+            String base = "http://127.0.0.1:" + server.apiPort() + "/extended/v1/stream?event=block";
+            try (SseClient live = new SseClient(base, Map.of())) {
+                assertEquals(200, live.status());
+                assertTrue(live.contentType().startsWith("text/event-stream"), live.contentType());
+                server.post(halves.get(0));
+                List<SseClient.Event> first = live.take(blocks / 2);
+                for (int i = 0; i < first.size(); i++) {
+                    SseClient.Event e = first.get(i);
+                    assertEquals("block", e.name());
+                    JsonNode block = SubscriptionServer.JSON.readTree(e.data());
+                    NotificationSchemas.checkParams("block", block);
+                    assertEquals(i + 1, block.path("height").asLong());
+                    assertNotNull(Position.parse(e.id()), "id is a position: " + e.id());
+                }
+                String resumeAt = first.get(blocks / 4).id();
+                server.post(halves.get(1));
+                assertEquals(blocks - blocks / 2, live.take(blocks - blocks / 2).size());
+                // What EventSource sends when it reconnects.
+                try (SseClient resumed = new SseClient(base, Map.of("Last-Event-ID", resumeAt))) {
+                    List<SseClient.Event> rest = resumed.take(blocks - blocks / 4 - 1);
+                    List<Long> heights = new ArrayList<>();
+                    for (SseClient.Event e : rest) {
+                        heights.add(SubscriptionServer.JSON.readTree(e.data()).path("height").asLong());
+                    }
+                    assertEquals(range(blocks / 4 + 2, blocks), heights);
+                    assertEquals(List.of(), resumed.more(1), "nothing twice");
+                }
+                // A new page passes the position as a parameter.
+                try (SseClient resumed = new SseClient(base + "&last_event_id=" + resumeAt, Map.of())) {
+                    assertEquals(blocks - blocks / 4 - 1, resumed.take(blocks - blocks / 4 - 1).size());
+                }
+            }
+        }
+    }
+
+    @Test
+    void badRequestsGetErrorsNotAClosedConnection() throws Exception {
+        try (SubscriptionServer server = SubscriptionServer.start(database(), chainId, Map.of())) {
+            try (WsClient client = new WsClient(server.wsUrl())) {
+                assertEquals(-32700, client.callRaw("{not json", -1).at("/error/code").asInt());
+                assertEquals(-32600, client.callRaw("{\"id\":7,\"method\":\"subscribe\"}", 7).at("/error/code").asInt());
+                assertEquals(-32601, client.call("watch", WsClient.params("block")).at("/error/code").asInt());
+                JsonNode badTx = client.call("subscribe", WsClient.params("tx_update").put("tx_id", "0x12"));
+                assertEquals(-32602, badTx.at("/error/code").asInt());
+                assertEquals("tx_id", badTx.at("/error/data/parameter").asText());
+                JsonNode badAddress = client.call("subscribe", WsClient.params("address_tx_update").put("address", "SP000"));
+                assertEquals("address", badAddress.at("/error/data/parameter").asText());
+                assertEquals(-32602, client.call("subscribe", WsClient.params("nft_event")).at("/error/code").asInt());
+                assertEquals(-32602, client.call("subscribe", WsClient.params("block").put("after", "x")).at("/error/code").asInt());
+                // Still usable.
+                assertEquals("block", client.subscribe(WsClient.params("block")).at("/result/event").asText());
+            }
+            for (String query : List.of("", "?event=nft_event", "?tx_id=0x12", "?address=SP000",
+                    "?event=block&last_event_id=abc")) {
+                SubscriptionServer.Answer a = server.get("/extended/v1/stream" + query);
+                assertEquals(400, a.status(), query + " " + a.raw());
+                assertNotNull(a.body().get("detail"), a.raw());
+            }
+        }
+    }
+
     /** The log cut after the {@code a}-th and {@code b}-th served block. */
     static List<List<NodeFeeder.Payload>> splitAtBlocks(int a, int b) throws IOException {
         List<List<NodeFeeder.Payload>> parts = List.of(new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
