@@ -314,7 +314,9 @@ public class ChainWriter {
 
     /** Delivered mempool transactions; ones that were not added (known, mined) are skipped when served. */
     private static void logMempool(Statements sql, List<NewMempoolTransaction> txs) throws SQLException {
-        ChangeLog.of().mempool(txs.stream().map(NewMempoolTransaction::txId).toList()).append(sql);
+        ChangeLog.of().mempool(txs.stream().map(tx -> tx.txId() != null ? tx.txId()
+                : io.stacksexplorer.codec.Sha512_256.txId(io.stacksexplorer.codec.Hex.decode(tx.rawTx()))).toList())
+                .append(sql);
     }
 
     private static void logDropped(Statements sql, Collection<String> txIds) throws SQLException {

@@ -5,7 +5,12 @@ import io.stacksexplorer.codec.Sha512_256;
 import io.stacksexplorer.codec.Hex;
 import io.stacksexplorer.codec.tx.StacksTransaction;
 import io.stacksexplorer.codec.tx.TransactionVersion;
+import io.stacksexplorer.demo.DemoChain;
 import io.stacksexplorer.http.TestDatabase;
+import io.stacksexplorer.write.ChainWriter;
+import io.stacksexplorer.write.NewBlock;
+import io.stacksexplorer.write.NewMempoolTransaction;
+import io.stacksexplorer.write.NewTransaction;
 import io.stacksexplorer.ingest.NodeFeeder;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
@@ -326,6 +331,104 @@ abstract class SubscriptionsContract {
             }
         }
     }
+
+    @Test
+    void aReorgSendsEachTransactionItsNewStateAndTheNewForksBlocks() throws Exception {
+        List<NewBlock> chain = DemoChain.generate(DemoChain.DEFAULT_SEED).blocks().subList(0, 22);
+        NewBlock b20 = chain.get(19);
+        NewBlock b21 = chain.get(20);
+        NewBlock b22 = chain.get(21);
+        NewTransaction onlyInOriginal = b20.transactions().get(b20.transactions().size() - 1);
+        NewBlock fork20 = new NewBlock("0x" + "f0".repeat(32), "0x" + "e0".repeat(32), 20, b20.parentBlockHash(),
+                b20.parentIndexBlockHash(), b20.parentMicroblockHash(), b20.parentMicroblockSequence(), b20.blockTime(),
+                b20.burnBlockTime(), b20.burnBlockHash(), b20.burnBlockHeight(), b20.parentBurnBlockTime(),
+                b20.minerTxid(), b20.transactions().subList(0, b20.transactions().size() - 1));
+        NewBlock fork21 = new NewBlock("0x" + "f1".repeat(32), "0x" + "e1".repeat(32), 21, fork20.blockHash(),
+                fork20.indexBlockHash(), b21.parentMicroblockHash(), 0, b21.blockTime(), b21.burnBlockTime(),
+                b21.burnBlockHash(), b21.burnBlockHeight(), b21.parentBurnBlockTime(), b21.minerTxid(),
+                List.of(b21.transactions().get(0)));
+        try (SubscriptionServer server = SubscriptionServer.start(database(), "0x00000001", Map.of());
+             WsClient client = new WsClient(server.wsUrl())) {
+            ChainWriter writer = server.context().getBean(ChainWriter.class);
+            client.subscribe(WsClient.params("block"));
+            client.subscribe(WsClient.params("tx_update").put("tx_id", onlyInOriginal.txId()));
+
+            writer.addMempoolTransactions(List.of(new NewMempoolTransaction(onlyInOriginal.rawTx(), 1704000000L)));
+            chain.subList(0, 20).forEach(writer::writeBlock);
+            List<JsonNode> before = until(client, "block", 20);
+            assertEquals(List.of("pending", "success"), statuses(before));
+            assertEquals(b20.blockHash(), last(before, "tx_update").at("/params/block_hash").asText());
+
+            writer.writeBlock(fork20);   // a sibling: nothing served changes
+            writer.writeBlock(fork21);   // its fork is longer now
+            List<JsonNode> forked = until(client, "block", 2);
+            assertEquals(List.of(20L, 21L), heights(forked), "the new fork's blocks");
+            assertEquals(fork20.blockHash(), forked.stream().filter(n -> n.path("method").asText().equals("block"))
+                    .findFirst().orElseThrow().at("/params/hash").asText());
+            JsonNode orphaned = last(forked, "tx_update");
+            assertNotNull(orphaned, "the transaction only the orphaned block mined gets an update");
+            assertTrue(orphaned.at("/params/receipt_time").isNumber() && orphaned.at("/params/block_hash").isMissingNode(),
+                    "back in the mempool shape: " + orphaned);
+            String id = onlyInOriginal.txId();
+            assertEquals(server.get("/extended/v1/tx/multiple?tx_id=" + id).body().at("/" + id + "/result"),
+                    orphaned.get("params"), "as the lookup answers it");
+
+            writer.writeBlock(b21);      // a sibling of 21'
+            writer.writeBlock(b22);      // the original fork wins again
+            List<JsonNode> back = until(client, "block", 3);
+            assertEquals(List.of(20L, 21L, 22L), heights(back));
+            JsonNode remined = last(back, "tx_update");
+            assertEquals("success", remined.at("/params/tx_status").asText());
+            assertEquals(b20.blockHash(), remined.at("/params/block_hash").asText());
+            back.forEach(NotificationSchemas::check);
+        }
+    }
+
+    @Test
+    void aClientThatNeverReadsIsDroppedAndTheOthersCarryOn() throws Exception {
+        List<NewBlock> chain = DemoChain.generate(DemoChain.DEFAULT_SEED).blocks();
+        Map<String, Object> small = Map.of("stacks.subscriptions.max-pending-per-connection", 20,
+                "micronaut.server.netty.child-options.SO_SNDBUF", 4096);
+        try (SubscriptionServer server = SubscriptionServer.start(database(), "0x00000001", small);
+             WsClient reader = new WsClient(server.wsUrl());
+             StalledSocket stalled = new StalledSocket(server.apiPort())) {
+            ChangeFeed feed = server.context().getBean(ChangeFeed.class);
+            reader.subscribe(WsClient.params("block"));
+            stalled.send("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"subscribe\",\"params\":{\"event\":\"block\"}}");
+            ChainWriter writer = server.context().getBean(ChainWriter.class);
+            int written = 0;
+            for (NewBlock block : chain) {
+                writer.writeBlock(block);
+                written++;
+                if (written % 10 == 0) {
+                    assertEquals(written - 9, heights(until(reader, "block", 10)).get(0));
+                }
+                if (written >= 60 && feed.connections() == 1) {
+                    break;
+                }
+            }
+            assertEquals(1, feed.connections(), "the stalled client was dropped after " + written + " blocks");
+            // The reader still gets every block.
+            writer.writeBlock(chain.get(written));
+            assertEquals(List.of((long) written + 1), heights(until(reader, "block", 1)));
+        }
+    }
+
+    private static List<String> statuses(List<JsonNode> notifications) {
+        return notifications.stream().filter(n -> n.path("method").asText().equals("tx_update"))
+                .map(n -> n.at("/params/tx_status").asText()).toList();
+    }
+
+    private static JsonNode last(List<JsonNode> notifications, String method) {
+        JsonNode found = null;
+        for (JsonNode n : notifications) {
+            if (n.path("method").asText().equals(method)) {
+                found = n;
+            }
+        }
+        return found;
+    }
+
 
     /** The log cut after the {@code a}-th and {@code b}-th served block. */
     static List<List<NodeFeeder.Payload>> splitAtBlocks(int a, int b) throws IOException {
