@@ -77,7 +77,13 @@ public class ChangeFeed {
         if (poller != null) {
             return;
         }
-        head = changes.head();
+        try {
+            head = changes.head();
+        } catch (RuntimeException e) {
+            // Database unreachable or its schema not there yet (a reader started before the writer):
+            // the first successful poll starts from the log's end.
+            head = -1;
+        }
         poller = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "change-feed");
             t.setDaemon(true);
@@ -89,6 +95,10 @@ public class ChangeFeed {
 
     private void poll() {
         try {
+            if (head < 0) {
+                head = changes.head();
+                return;
+            }
             while (true) {
                 List<ChangeQueries.Change> page = changes.after(head, PAGE);
                 if (page.isEmpty()) {

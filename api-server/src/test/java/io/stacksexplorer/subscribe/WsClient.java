@@ -17,7 +17,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 /** A JSON-RPC client on the JDK's WebSocket: every message received, in order, in a queue. */
-final class WsClient implements AutoCloseable {
+public final class WsClient implements AutoCloseable {
 
     private final BlockingQueue<JsonNode> received = new LinkedBlockingQueue<>();
     private final CompletableFuture<Integer> closed = new CompletableFuture<>();
@@ -25,7 +25,7 @@ final class WsClient implements AutoCloseable {
     private int nextId;
 
     /** {@code onNotification} runs on the receiving thread before the next message is read. */
-    WsClient(String url, Consumer<JsonNode> onNotification) {
+    public WsClient(String url, Consumer<JsonNode> onNotification) {
         this.socket = HttpClient.newHttpClient().newWebSocketBuilder()
                 .buildAsync(URI.create(url), new WebSocket.Listener() {
                     private final StringBuilder text = new StringBuilder();
@@ -62,7 +62,7 @@ final class WsClient implements AutoCloseable {
                 }).join();
     }
 
-    WsClient(String url) {
+    public WsClient(String url) {
         this(url, n -> { });
     }
 
@@ -97,7 +97,7 @@ final class WsClient implements AutoCloseable {
         }
     }
 
-    JsonNode subscribe(ObjectNode params) throws InterruptedException {
+    public JsonNode subscribe(ObjectNode params) throws InterruptedException {
         JsonNode answer = call("subscribe", params);
         if (!answer.has("result")) {
             throw new AssertionError("subscribe " + params + " failed: " + answer);
@@ -106,7 +106,7 @@ final class WsClient implements AutoCloseable {
     }
 
     /** The next notification, or null after {@code seconds}. */
-    JsonNode next(double seconds) throws InterruptedException {
+    public JsonNode next(double seconds) throws InterruptedException {
         return received.poll((long) (seconds * 1000), TimeUnit.MILLISECONDS);
     }
 
@@ -124,7 +124,7 @@ final class WsClient implements AutoCloseable {
         return closed;
     }
 
-    static ObjectNode params(String event) {
+    public static ObjectNode params(String event) {
         return SubscriptionServer.JSON.createObjectNode().put("event", event);
     }
 
