@@ -12,6 +12,9 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -101,19 +104,25 @@ public class ChangeFeed {
             }
             while (true) {
                 List<ChangeQueries.Change> page = changes.after(head, PAGE);
-                if (page.isEmpty()) {
-                    return;
-                }
-                List<Notification> batch = render(page);
-                long through = page.get(page.size() - 1).position();
-                // Moved before delivering: a connection that finishes catching up meanwhile sees the
-                // new head and catches up to it itself (Subscriber).
-                head = through;
-                for (Listener listener : listeners) {
-                    try {
-                        listener.deliver(batch, Position.afterAllOf(through));
-                    } catch (RuntimeException e) {
-                        LOG.warn("a subscriber failed to take notifications", e);
+                for (ChangeQueries.Change change : page) {
+                    // Moved before rendering: a subscription made from now on starts after this change
+                    // (it was not watched when the change was skipped or rendered), and a connection
+                    // that finishes catching up meanwhile sees the new head and catches up to it.
+                    head = change.position();
+                    if (!wanted(change, live)) {
+                        continue;
+                    }
+                    // One change at a time: a block's notification does not wait for its transactions'.
+                    List<Notification> batch = render(List.of(change));
+                    if (batch.isEmpty()) {
+                        continue;
+                    }
+                    for (Listener listener : listeners) {
+                        try {
+                            listener.deliver(batch, Position.afterAllOf(change.position()));
+                        } catch (RuntimeException e) {
+                            LOG.warn("a subscriber failed to take notifications", e);
+                        }
                     }
                 }
                 if (page.size() < PAGE) {
@@ -134,7 +143,7 @@ public class ChangeFeed {
      * The notifications after {@code after} of one page of changes, none beyond change
      * {@code through}; {@code reached} is after every notification of the last change read.
      */
-    Page between(Position after, long through) {
+    Page between(Position after, long through, Topic topic) {
         // A change whose notifications were only partly delivered is read again.
         long from = after.index() == Integer.MAX_VALUE ? after.change() : after.change() - 1;
         if (from >= through) {
@@ -145,13 +154,81 @@ public class ChangeFeed {
         if (page.isEmpty()) {
             return new Page(List.of(), Position.afterAllOf(through));
         }
+        Interest only = new Interest() {
+            @Override
+            public boolean wants(Topic t) {
+                return t.equals(topic);
+            }
+
+            @Override
+            public boolean anyAddress() {
+                return topic.method().equals(ChangePayloads.ADDRESS_TX_UPDATE);
+            }
+        };
+        List<ChangeQueries.Change> wanted = new ArrayList<>();
+        for (ChangeQueries.Change c : page) {
+            if (wanted(c, only)) {
+                wanted.add(c);
+            }
+        }
         List<Notification> out = new ArrayList<>();
-        for (Notification n : render(page)) {
-            if (n.position().isAfter(after)) {
+        for (Notification n : render(wanted)) {
+            if (n.position().isAfter(after) && n.topic().equals(topic)) {
                 out.add(n);
             }
         }
         return new Page(out, Position.afterAllOf(page.get(page.size() - 1).position()));
+    }
+
+    /** Which notifications someone waits for: a change nobody could want is not rendered at all. */
+    interface Interest {
+        boolean wants(Topic topic);
+
+        /** Whether any address is watched (the addresses of a transaction are known only once rendered). */
+        boolean anyAddress();
+    }
+
+    /** Subscriptions of all connections, counted (a topic may be watched by many). */
+    private final Map<Topic, Integer> watched = new ConcurrentHashMap<>();
+    private final AtomicInteger watchedAddresses = new AtomicInteger();
+    private final Interest live = new Interest() {
+        @Override
+        public boolean wants(Topic topic) {
+            return watched.containsKey(topic);
+        }
+
+        @Override
+        public boolean anyAddress() {
+            return watchedAddresses.get() > 0;
+        }
+    };
+
+    void watch(Topic topic) {
+        watched.merge(topic, 1, Integer::sum);
+        if (topic.method().equals(ChangePayloads.ADDRESS_TX_UPDATE)) {
+            watchedAddresses.incrementAndGet();
+        }
+    }
+
+    void unwatch(Topic topic) {
+        watched.computeIfPresent(topic, (t, n) -> n == 1 ? null : n - 1);
+        if (topic.method().equals(ChangePayloads.ADDRESS_TX_UPDATE)) {
+            watchedAddresses.decrementAndGet();
+        }
+    }
+
+    /**
+     * Whether any notification of {@code change} is wanted. All of a change's notifications are
+     * rendered or none, so that their indexes (positions) never depend on who is watching.
+     */
+    private static boolean wanted(ChangeQueries.Change change, Interest interest) {
+        return switch (change.kind()) {
+            case "block" -> interest.wants(new Topic(ChangePayloads.BLOCK, null));
+            case "mempool" -> interest.wants(new Topic(ChangePayloads.MEMPOOL, null))
+                    || interest.wants(new Topic(ChangePayloads.TX_UPDATE, change.txId())) || interest.anyAddress();
+            case "tx" -> interest.wants(new Topic(ChangePayloads.TX_UPDATE, change.txId())) || interest.anyAddress();
+            default -> false;
+        };
     }
 
     private List<Notification> render(List<ChangeQueries.Change> page) {

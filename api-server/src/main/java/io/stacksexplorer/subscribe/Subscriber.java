@@ -66,6 +66,7 @@ abstract class Subscriber implements ChangeFeed.Listener {
                 return;
             }
             resume = after != null;
+            feed.watch(topic);
             subscriptions.put(topic, resume ? new Subscription(after, false)
                     : new Subscription(Position.afterAllOf(feed.head()), true));
             confirm.run();
@@ -76,7 +77,17 @@ abstract class Subscriber implements ChangeFeed.Listener {
     }
 
     synchronized boolean unsubscribe(Topic topic) {
-        return subscriptions.remove(topic) != null;
+        if (subscriptions.remove(topic) == null) {
+            return false;
+        }
+        feed.unwatch(topic);
+        return true;
+    }
+
+    /** Stops counting this connection's subscriptions as watched (once). */
+    private synchronized void unwatchAll() {
+        subscriptions.keySet().forEach(feed::unwatch);
+        subscriptions.clear();
     }
 
     @Override
@@ -102,7 +113,7 @@ abstract class Subscriber implements ChangeFeed.Listener {
                     }
                     cursor = s.cursor;
                 }
-                ChangeFeed.Page page = feed.between(cursor, target);
+                ChangeFeed.Page page = feed.between(cursor, target, topic);
                 synchronized (this) {
                     Subscription s = subscriptions.get(topic);
                     if (s == null) {
@@ -162,6 +173,7 @@ abstract class Subscriber implements ChangeFeed.Listener {
         if (!closed) {
             closed = true;
             feed.remove(this);
+            unwatchAll();
             closeTooSlow();
         }
     }
@@ -170,6 +182,7 @@ abstract class Subscriber implements ChangeFeed.Listener {
     void closed() {
         closed = true;
         feed.remove(this);
+        unwatchAll();
     }
 
     boolean isClosed() {
