@@ -31,6 +31,7 @@ public class ChangeQueries {
     public record MinedTx(TxRow tx, List<EventRow> events) {
     }
 
+    private static final String BLOCK_ANY_FORK = "SELECT " + BlockRow.COLUMNS + " FROM blocks WHERE index_block_hash = ?";
     private static final String MINED_IN = "SELECT " + TxRow.COLUMNS + " FROM txs WHERE tx_id = ? AND index_block_hash = ?";
     private static final String MEMPOOL_ROW = "SELECT " + MempoolTxRow.COLUMNS + " FROM mempool_txs m WHERE m.tx_id = ?";
     /** Whether an earlier change already announced the transaction's arrival in the mempool (change_log_tx_idx). */
@@ -46,6 +47,12 @@ public class ChangeQueries {
     ChangeQueries(DataSource dataSource, DirectReads reads) {
         this.dataSource = DelegatingDataSource.unwrapDataSource(dataSource);
         this.reads = reads;
+    }
+
+    /** A block by its index block hash, canonical or not by now (its {@code canonical} says which). */
+    public java.util.Optional<BlockRow> block(String indexBlockHash) {
+        List<BlockRow> rows = query(BLOCK_ANY_FORK, ps -> ps.setString(1, indexBlockHash), rs -> BlockRow.read(rs, 1));
+        return rows.isEmpty() ? java.util.Optional.empty() : java.util.Optional.of(rows.get(0));
     }
 
     /** The transaction as the block {@code indexBlockHash} mined it, with its first {@code eventLimit} events. */

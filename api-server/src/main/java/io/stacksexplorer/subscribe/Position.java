@@ -7,8 +7,6 @@ package io.stacksexplorer.subscribe;
  */
 record Position(long change, int index) implements Comparable<Position> {
 
-    static final Position START = new Position(0, Integer.MAX_VALUE);
-
     /** After every notification of {@code change}. */
     static Position afterAllOf(long change) {
         return new Position(change, Integer.MAX_VALUE);

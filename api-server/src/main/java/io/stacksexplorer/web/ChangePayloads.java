@@ -1,7 +1,6 @@
 package io.stacksexplorer.web;
 
 import io.stacksexplorer.query.AddressTxRow;
-import io.stacksexplorer.query.BlockQueries;
 import io.stacksexplorer.query.ChangeQueries;
 import io.stacksexplorer.query.MempoolTxRow;
 import io.stacksexplorer.query.TransactionLookup;
@@ -22,8 +21,7 @@ import java.util.TreeSet;
  * What a logged change looks like to a subscriber: the same models the HTTP routes answer with
  * (a {@code Block} as {@code /extended/v2/blocks}, a {@code Transaction} as
  * {@code /extended/v1/tx/multiple}), read now, through the same query facades. A change whose subject
- * is no longer served (a block orphaned since, a mempool delivery of a transaction already mined)
- * yields nothing.
+ * is not served (a mempool delivery of a transaction already mined) yields nothing.
  */
 @Singleton
 public class ChangePayloads {
@@ -45,14 +43,12 @@ public class ChangePayloads {
     public record Payload(String method, String key, Object params) {
     }
 
-    private final BlockQueries blocks;
     private final TransactionQueries transactions;
     private final ChangeQueries changes;
     private final TransactionMapper mapper;
 
-    ChangePayloads(BlockQueries blocks, TransactionQueries transactions, ChangeQueries changes,
+    ChangePayloads(TransactionQueries transactions, ChangeQueries changes,
                    TransactionMapper mapper) {
-        this.blocks = blocks;
         this.transactions = transactions;
         this.changes = changes;
         this.mapper = mapper;
@@ -62,7 +58,8 @@ public class ChangePayloads {
      * The notifications of one change, in a fixed order (the order a resume relies on), showing the
      * subject as the change left it, so that a client resuming later sees each step:
      * <ul>
-     *   <li>{@code block}: the block, while it is canonical;</li>
+     *   <li>{@code block}: the block that joined the canonical chain ({@code canonical} false if a
+     *       later reorg took it off again: a resumed stream is the live stream, change for change);</li>
      *   <li>{@code mempool}: the transaction as it entered the mempool ({@code pending}), the first
      *       time it did; for the mempool, the transaction and each address it concerns;</li>
      *   <li>{@code tx} with a block: the transaction as that block mined it;</li>
@@ -71,7 +68,7 @@ public class ChangePayloads {
      */
     public List<Payload> of(ChangeQueries.Change change) {
         return switch (change.kind()) {
-            case "block" -> blocks.byHash(change.indexBlockHash())
+            case "block" -> changes.block(change.indexBlockHash())
                     .map(b -> List.of(new Payload(BLOCK, null, BlocksController.toApi(b))))
                     .orElse(List.of());
             case "mempool" -> entered(change);
