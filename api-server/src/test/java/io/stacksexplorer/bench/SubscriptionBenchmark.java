@@ -206,11 +206,12 @@ class SubscriptionBenchmark {
                                 latencies.add((arrived - at) / 1000);
                             } else {
                                 // Stored beside the chain (or before its parent) and placed when a later
-                                // block arrived: timed from the 200 of that block.
+                                // block arrived: timed from the 200 of that block, the later block whose
+                                // 200 is nearest (the notification may come just before the 200 is read).
                                 long trigger = at;
                                 for (long t : posted) {
-                                    if (t <= arrived) {
-                                        trigger = Math.max(trigger, t);
+                                    if (t > at && Math.abs(arrived - t) < Math.abs(arrived - trigger)) {
+                                        trigger = t;
                                     }
                                 }
                                 latencies.add((arrived - trigger) / 1000);
