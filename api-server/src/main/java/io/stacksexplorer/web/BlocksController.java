@@ -31,7 +31,7 @@ class BlocksController implements BlocksApi {
                 .orElseThrow(() -> ApiProblems.notFound("no canonical block " + heightOrHash));
     }
 
-    private static Block toApi(BlockRow b) {
+    static Block toApi(BlockRow b) {
         return new Block(b.canonical(), b.blockHeight(), b.blockHash(), b.blockTime(), ApiTime.instant(b.blockTime()),
                 b.servedTenureHeight(), b.indexBlockHash(), b.parentBlockHash(), b.parentIndexBlockHash(), b.burnBlockTime(),
                 ApiTime.instant(b.burnBlockTime()), b.burnBlockHash(), b.burnBlockHeight(), b.minerTxid(), b.txCount(),

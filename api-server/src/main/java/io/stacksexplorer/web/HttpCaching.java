@@ -63,7 +63,9 @@ class HttpCaching implements Ordered {
         if (model == null && method == HttpMethod.HEAD) {
             model = RouteAttributes.getHeadBody(response).orElse(null);
         }
-        if (model == null || model instanceof byte[] || model instanceof CharSequence) {
+        // A stream (the event stream of subscribe.NotificationStream) is written as it comes: no tag.
+        if (model == null || model instanceof byte[] || model instanceof CharSequence
+                || model instanceof org.reactivestreams.Publisher<?>) {
             return response;
         }
         byte[] body = json.writeValueAsBytes(model);

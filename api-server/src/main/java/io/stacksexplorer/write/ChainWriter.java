@@ -72,6 +72,7 @@ public class ChainWriter {
             if (!result.alreadyStored() && (pox.v1() != null || pox.v2() != null || pox.v3() != null)) {
                 sql.addBatch(WriteSql.SET_POX_UNLOCK_HEIGHTS, pox.v1(), pox.v2(), pox.v3());
             }
+            logChanges(sql, block, result);
             return result;
         });
     }
@@ -116,13 +117,25 @@ public class ChainWriter {
                     all.addAll(deliveries.get(i));
                 }
             }
-            return all.isEmpty() ? 0 : mempool.add(sql, all);
+            if (all.isEmpty()) {
+                return 0;
+            }
+            int added = mempool.add(sql, all);
+            logMempool(sql, all);
+            return added;
         });
     }
 
     /** Drops mempool transactions the node reported, with the raw payload, in one database transaction. */
     public int dropMempoolTransactions(Collection<String> txIds, String droppedStatus, RawPayload raw) {
-        return inTransaction(sql -> storeRaw(sql, raw) ? mempool.drop(sql, txIds, droppedStatus) : 0);
+        return inTransaction(sql -> {
+            if (!storeRaw(sql, raw)) {
+                return 0;
+            }
+            int dropped = mempool.drop(sql, txIds, droppedStatus);
+            logDropped(sql, txIds);
+            return dropped;
+        });
     }
 
     /** Keeps a payload nothing is derived from (burn blocks, attachments, …); false when seen before. */
@@ -205,7 +218,11 @@ public class ChainWriter {
 
     /** Adds transactions the node reported entering its mempool; known ones are ignored. */
     public int addMempoolTransactions(List<NewMempoolTransaction> txs) {
-        return inTransaction(sql -> mempool.add(sql, txs));
+        return inTransaction(sql -> {
+            int added = mempool.add(sql, txs);
+            logMempool(sql, txs);
+            return added;
+        });
     }
 
     /**
@@ -213,7 +230,11 @@ public class ChainWriter {
      * {@code dropped_replace_by_fee}. Unknown or no longer pending ids are ignored.
      */
     public int dropMempoolTransactions(Collection<String> txIds, String droppedStatus) {
-        return inTransaction(sql -> mempool.drop(sql, txIds, droppedStatus));
+        return inTransaction(sql -> {
+            int dropped = mempool.drop(sql, txIds, droppedStatus);
+            logDropped(sql, txIds);
+            return dropped;
+        });
     }
 
     /**
@@ -262,6 +283,48 @@ public class ChainWriter {
     /** Whether any block has been written (the demo chain is only generated into an empty database). */
     public boolean hasBlocks() {
         return inTransaction(sql -> sql.exists(WriteSql.ANY_BLOCK));
+    }
+
+    // --- the change log (subscriptions), in the same database transaction as the change ---------
+
+    /**
+     * A block that became the tip: the transactions the fork switch took off the chain (each has a
+     * new state), the restored blocks oldest first, then the block and its transactions. A block
+     * stored beside the chain changes nothing that is served and is not logged.
+     */
+    private static void logChanges(Statements sql, NewBlock block, BlockWriteResult result) throws SQLException {
+        if (result.alreadyStored() || result.waitingForParent()
+                || !block.indexBlockHash().equals(sql.tip().indexBlockHash())) {
+            return;
+        }
+        ChangeLog log = ChangeLog.of();
+        for (String orphaned : result.orphaned()) {
+            log.txsLeaving(sql, orphaned);
+        }
+        for (int i = result.restored().size() - 1; i >= 0; i--) {
+            log.blockWithTxs(sql, result.restored().get(i));
+        }
+        // This block's transactions as delivered: no query, so a replay's rows stay queued.
+        log.block(block.indexBlockHash());
+        for (NewTransaction tx : block.transactions()) {
+            log.tx(tx.txId(), block.indexBlockHash());
+        }
+        log.append(sql);
+    }
+
+    /** Delivered mempool transactions; ones that were not added (known, mined) are skipped when served. */
+    private static void logMempool(Statements sql, List<NewMempoolTransaction> txs) throws SQLException {
+        ChangeLog.of().mempool(txs.stream().map(tx -> tx.txId() != null ? tx.txId()
+                : io.stacksexplorer.codec.Sha512_256.txId(io.stacksexplorer.codec.Hex.decode(tx.rawTx()))).toList())
+                .append(sql);
+    }
+
+    private static void logDropped(Statements sql, Collection<String> txIds) throws SQLException {
+        ChangeLog log = ChangeLog.of();
+        for (String txId : txIds) {
+            log.tx(txId, null);
+        }
+        log.append(sql);
     }
 
     // --- raw payloads ---------------------------------------------------------------------------

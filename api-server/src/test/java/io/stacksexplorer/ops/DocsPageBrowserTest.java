@@ -39,8 +39,9 @@ class DocsPageBrowserTest {
                 summaries.add(op.get("summary").asText());
             }
         }));
-        // The seven operations of the seed, and the status again at its v1 path (getApiStatusV1).
-        assertEquals(8, summaries.size(), "seven operations and the v1 status: " + summaries);
+        // The seven operations of the seed, the status again at its v1 path (getApiStatusV1) and the
+        // event stream of subscriptions (streamNotifications).
+        assertEquals(9, summaries.size(), "seven operations, the v1 status and the event stream: " + summaries);
 
         try (ApiServer server = ApiServer.start(TestDatabase.H2);
              HeadlessChromium browser = new HeadlessChromium(chromium.get())) {

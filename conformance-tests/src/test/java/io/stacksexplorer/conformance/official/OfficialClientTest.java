@@ -194,7 +194,7 @@ class OfficialClientTest {
         return JSON.readTree(response.body());
     }
 
-    private static void requireNode() {
+    static void requireNode() {
         boolean present = run(List.of("node", "--version"), Path.of("."), 30).exit() == 0
                 && run(List.of("npm", "--version"), Path.of("."), 60).exit() == 0;
         if (!present) {
@@ -206,7 +206,7 @@ class OfficialClientTest {
     }
 
     /** npm ci of the locked client into target/official-client, once per lock file. */
-    private static void installClient() throws IOException {
+    static void installClient() throws IOException {
         Files.createDirectories(WORK);
         for (String file : List.of("package.json", "package-lock.json", SCRIPT)) {
             Files.copy(SOURCES.resolve(file), WORK.resolve(file), StandardCopyOption.REPLACE_EXISTING);

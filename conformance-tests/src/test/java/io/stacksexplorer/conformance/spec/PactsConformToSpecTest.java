@@ -97,7 +97,11 @@ class PactsConformToSpecTest {
                     statuses.add(r.http().getResponse().getStatus());
                 }
             }
-            if (statuses.stream().noneMatch(s -> s >= 200 && s < 300)) {
+            // An endless event stream has no whole body for a request/response pact to record or a
+            // provider verification to wait for; api-server's SubscriptionsContract verifies it.
+            boolean stream = get.getResponses().get("200") != null && get.getResponses().get("200").getContent() != null
+                    && get.getResponses().get("200").getContent().keySet().equals(Set.of("text/event-stream"));
+            if (!stream && statuses.stream().noneMatch(s -> s >= 200 && s < 300)) {
                 missing.add(get.getOperationId() + ": no success interaction");
             }
             for (String code : get.getResponses().keySet()) {

@@ -1,0 +1,136 @@
+package io.stacksexplorer.query;
+
+import io.micronaut.data.connection.jdbc.advice.DelegatingDataSource;
+import io.micronaut.data.exceptions.DataAccessException;
+import jakarta.inject.Singleton;
+
+import javax.sql.DataSource;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Reads of the change log (migration V200) for subscriptions, and who a changed transaction
+ * concerns. The SQL of subscriptions is all here. Plain JDBC on the pool like {@link DirectReads}:
+ * the poll runs every few tens of milliseconds on every server.
+ */
+@Singleton
+public class ChangeQueries {
+
+    /** One change as the write path logged it; {@code indexBlockHash} is null for mempool changes. */
+    public record Change(long position, String kind, String indexBlockHash, String txId, long recordedAt) {
+    }
+
+    private static final String AFTER = "SELECT position, kind, index_block_hash, tx_id, recorded_at FROM change_log"
+            + " WHERE position > ? ORDER BY position LIMIT ?";
+    private static final String HEAD = "SELECT COALESCE(MAX(position), 0) FROM change_log";
+    /** A transaction as mined in one block (canonical or not by now), with a page of its events. */
+    public record MinedTx(TxRow tx, List<EventRow> events) {
+    }
+
+    private static final String BLOCK_ANY_FORK = "SELECT " + BlockRow.COLUMNS + " FROM blocks WHERE index_block_hash = ?";
+    private static final String MINED_IN = "SELECT " + TxRow.COLUMNS + " FROM txs WHERE tx_id = ? AND index_block_hash = ?";
+    private static final String MEMPOOL_ROW = "SELECT " + MempoolTxRow.COLUMNS + " FROM mempool_txs m WHERE m.tx_id = ?";
+    /** Whether an earlier change already announced the transaction's arrival in the mempool (change_log_tx_idx). */
+    private static final String ENTERED_BEFORE = "SELECT 1 FROM change_log WHERE tx_id = ? AND kind = 'mempool'"
+            + " AND position < ? FETCH FIRST 1 ROWS ONLY";
+    /** The per-principal rows of a transaction in one block, canonical or not by now. */
+    private static final String PRINCIPALS_IN = "SELECT " + AddressTxRow.COLUMNS + " FROM principal_txs p"
+            + " WHERE p.index_block_hash = ? AND p.tx_id = ? ORDER BY p.principal";
+
+    private final DataSource dataSource;
+    private final DirectReads reads;
+
+    ChangeQueries(DataSource dataSource, DirectReads reads) {
+        this.dataSource = DelegatingDataSource.unwrapDataSource(dataSource);
+        this.reads = reads;
+    }
+
+    /** A block by its index block hash, canonical or not by now (its {@code canonical} says which). */
+    public java.util.Optional<BlockRow> block(String indexBlockHash) {
+        List<BlockRow> rows = query(BLOCK_ANY_FORK, ps -> ps.setString(1, indexBlockHash), rs -> BlockRow.read(rs, 1));
+        return rows.isEmpty() ? java.util.Optional.empty() : java.util.Optional.of(rows.get(0));
+    }
+
+    /** The transaction as the block {@code indexBlockHash} mined it, with its first {@code eventLimit} events. */
+    public java.util.Optional<MinedTx> minedIn(String txId, String indexBlockHash, int eventLimit) {
+        List<TxRow> rows = query(MINED_IN, ps -> {
+            ps.setString(1, txId);
+            ps.setString(2, indexBlockHash);
+        }, rs -> TxRow.read(rs, 1));
+        if (rows.isEmpty()) {
+            return java.util.Optional.empty();
+        }
+        List<EventRow> events = new ArrayList<>();
+        for (BlockEventRow e : reads.eventPages(List.of(txId), 0, eventLimit)) {
+            if (e.indexBlockHash().equals(indexBlockHash)) {
+                events.add(e.event());
+            }
+        }
+        return java.util.Optional.of(new MinedTx(rows.get(0), events));
+    }
+
+    /** The mempool row of a transaction that entered the mempool (kept, pruned, once it left). */
+    public java.util.Optional<MempoolTxRow> mempoolRow(String txId) {
+        List<MempoolTxRow> rows = query(MEMPOOL_ROW, ps -> ps.setString(1, txId),
+                rs -> new MempoolTxRow(rs.getString(1), rs.getString(2), rs.getLong(3), rs.getString(4), rs.getBoolean(5)));
+        return rows.isEmpty() ? java.util.Optional.empty() : java.util.Optional.of(rows.get(0));
+    }
+
+    /** Whether a change before {@code position} announced {@code txId} entering the mempool. */
+    public boolean enteredMempoolBefore(String txId, long position) {
+        return !query(ENTERED_BEFORE, ps -> {
+            ps.setString(1, txId);
+            ps.setLong(2, position);
+        }, rs -> 1).isEmpty();
+    }
+
+    /** The per-principal rows of a transaction mined in {@code indexBlockHash}. */
+    public List<AddressTxRow> principalsIn(String indexBlockHash, String txId) {
+        return query(PRINCIPALS_IN, ps -> {
+            ps.setString(1, indexBlockHash);
+            ps.setString(2, txId);
+        }, rs -> AddressTxRow.read(rs, 1));
+    }
+
+    /** Up to {@code limit} changes after {@code position}, in order. */
+    public List<Change> after(long position, int limit) {
+        return query(AFTER, ps -> {
+            ps.setLong(1, position);
+            ps.setInt(2, limit);
+        }, rs -> new Change(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getLong(5)));
+    }
+
+    /** The last logged position (0 when nothing was logged). */
+    public long head() {
+        return query(HEAD, ps -> { }, rs -> rs.getLong(1)).get(0);
+    }
+
+    @FunctionalInterface
+    private interface Binder {
+        void bind(PreparedStatement ps) throws SQLException;
+    }
+
+    @FunctionalInterface
+    private interface Reader<T> {
+        T read(ResultSet rs) throws SQLException;
+    }
+
+    private <T> List<T> query(String sql, Binder binder, Reader<T> reader) {
+        try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
+            binder.bind(ps);
+            try (ResultSet rs = ps.executeQuery()) {
+                List<T> rows = new ArrayList<>();
+                while (rs.next()) {
+                    rows.add(reader.read(rs));
+                }
+                return rows;
+            }
+        } catch (SQLException e) {
+            throw new DataAccessException("change log read failed: " + e.getMessage(), e);
+        }
+    }
+}

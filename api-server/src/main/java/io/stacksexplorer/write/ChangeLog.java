@@ -1,0 +1,91 @@
+package io.stacksexplorer.write;
+
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+
+/**
+ * Appends what a write changed to {@code change_log} (migration V200), inside the write's own
+ * database transaction, so that a change and its log row become visible together. Subscriptions
+ * (package {@code subscribe}) read the log by position on every server, including a readonly one on
+ * a streaming standby, where PostgreSQL's NOTIFY never arrives. Kept apart from the write path's
+ * other SQL ({@link WriteSql}) because nothing else reads or writes these two tables.
+ */
+final class ChangeLog {
+
+    static final String KIND_BLOCK = "block";
+    static final String KIND_MEMPOOL = "mempool";
+    static final String KIND_TX = "tx";
+
+    /** Takes {@code ?} positions; the row lock it takes orders the commits of concurrent writers. */
+    private static final String ADVANCE_HEAD = "UPDATE change_log_head SET position = position + ? WHERE id = 1";
+    private static final String HEAD = "SELECT position FROM change_log_head WHERE id = 1";
+    private static final String INSERT = "INSERT INTO change_log (position, kind, index_block_hash, tx_id, recorded_at)"
+            + " VALUES (?, ?, ?, ?, ?)";
+    /** The transactions of one block in chain order. */
+    private static final String TXS_OF_BLOCK = "SELECT tx_id FROM txs WHERE index_block_hash = ?"
+            + " ORDER BY microblock_sequence, tx_index";
+
+    /** One change: {@code kind} with the block or transaction it concerns. */
+    record Change(String kind, String indexBlockHash, String txId) {
+    }
+
+    private final List<Change> changes = new ArrayList<>();
+
+    private ChangeLog() {
+    }
+
+    static ChangeLog of() {
+        return new ChangeLog();
+    }
+
+    ChangeLog block(String indexBlockHash) {
+        changes.add(new Change(KIND_BLOCK, indexBlockHash, null));
+        return this;
+    }
+
+    ChangeLog tx(String txId, String indexBlockHash) {
+        changes.add(new Change(KIND_TX, indexBlockHash, txId));
+        return this;
+    }
+
+    ChangeLog mempool(Collection<String> txIds) {
+        for (String txId : txIds) {
+            changes.add(new Change(KIND_MEMPOOL, null, txId));
+        }
+        return this;
+    }
+
+    /** A block that joined the canonical chain (new or restored), then each of its transactions. */
+    ChangeLog blockWithTxs(Statements sql, String indexBlockHash) throws SQLException {
+        block(indexBlockHash);
+        for (String txId : sql.query(TXS_OF_BLOCK, rs -> rs.getString(1), indexBlockHash)) {
+            tx(txId, indexBlockHash);
+        }
+        return this;
+    }
+
+    /** The transactions of a block that left the canonical chain: each has a new state. */
+    ChangeLog txsLeaving(Statements sql, String indexBlockHash) throws SQLException {
+        for (String txId : sql.query(TXS_OF_BLOCK, rs -> rs.getString(1), indexBlockHash)) {
+            tx(txId, null);
+        }
+        return this;
+    }
+
+    /** Appends the changes, in the order they were added, at the next positions. */
+    void append(Statements sql) throws SQLException {
+        if (changes.isEmpty()) {
+            return;
+        }
+        sql.update(ADVANCE_HEAD, changes.size());
+        long last = sql.query(HEAD, rs -> rs.getLong(1)).get(0);
+        long position = last - changes.size();
+        long now = System.currentTimeMillis();
+        for (Change change : changes) {
+            sql.addBatch(INSERT, ++position, change.kind(), change.indexBlockHash(), change.txId(), now);
+        }
+        changes.clear();
+    }
+}
