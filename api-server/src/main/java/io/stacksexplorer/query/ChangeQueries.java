@@ -109,28 +109,7 @@ public class ChangeQueries {
         return query(HEAD, ps -> { }, rs -> rs.getLong(1)).get(0);
     }
 
-    @FunctionalInterface
-    private interface Binder {
-        void bind(PreparedStatement ps) throws SQLException;
-    }
-
-    @FunctionalInterface
-    private interface Reader<T> {
-        T read(ResultSet rs) throws SQLException;
-    }
-
-    private <T> List<T> query(String sql, Binder binder, Reader<T> reader) {
-        try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
-            binder.bind(ps);
-            try (ResultSet rs = ps.executeQuery()) {
-                List<T> rows = new ArrayList<>();
-                while (rs.next()) {
-                    rows.add(reader.read(rs));
-                }
-                return rows;
-            }
-        } catch (SQLException e) {
-            throw new DataAccessException("change log read failed: " + e.getMessage(), e);
-        }
+    private <T> List<T> query(String sql, PlainJdbc.Binder binder, PlainJdbc.Reader<T> reader) {
+        return PlainJdbc.query(dataSource, "change log read", sql, binder, reader);
     }
 }

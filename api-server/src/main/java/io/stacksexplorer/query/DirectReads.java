@@ -175,28 +175,8 @@ class DirectReads {
 
     // ------------------------------------------------------------------------------------------
 
-    private interface Binder {
-        void bind(PreparedStatement ps) throws SQLException;
-    }
-
-    private interface Reader<T> {
-        T read(ResultSet rs) throws SQLException;
-    }
-
-    private <T> List<T> query(String sql, Binder binder, Reader<T> reader) {
-        try (Connection connection = dataSource.getConnection();
-             PreparedStatement ps = connection.prepareStatement(sql)) {
-            binder.bind(ps);
-            try (ResultSet rs = ps.executeQuery()) {
-                List<T> rows = new ArrayList<>();
-                while (rs.next()) {
-                    rows.add(reader.read(rs));
-                }
-                return rows;
-            }
-        } catch (SQLException e) {
-            throw new DataAccessException("query failed: " + e.getMessage(), e);
-        }
+    private <T> List<T> query(String sql, PlainJdbc.Binder binder, PlainJdbc.Reader<T> reader) {
+        return PlainJdbc.query(dataSource, "query", sql, binder, reader);
     }
 
     private static <T> Optional<T> first(List<T> rows) {

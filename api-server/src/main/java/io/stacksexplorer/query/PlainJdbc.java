@@ -1,0 +1,50 @@
+package io.stacksexplorer.query;
+
+import io.micronaut.data.exceptions.DataAccessException;
+
+import javax.sql.DataSource;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One statement on a pooled connection, mapped row by row: the plain-JDBC reads of the hot pages
+ * ({@link DirectReads}) and of the change log ({@link ChangeQueries}), where the generic row mapper
+ * cost more than the query. A failure is a {@link DataAccessException}, answered like any other
+ * storage failure.
+ */
+final class PlainJdbc {
+
+    private PlainJdbc() {
+    }
+
+    @FunctionalInterface
+    interface Binder {
+        void bind(PreparedStatement ps) throws SQLException;
+    }
+
+    @FunctionalInterface
+    interface Reader<T> {
+        T read(ResultSet rs) throws SQLException;
+    }
+
+    /** @param what names the read in the failure's message ("{what} failed: …") */
+    static <T> List<T> query(DataSource dataSource, String what, String sql, Binder binder, Reader<T> reader) {
+        try (Connection connection = dataSource.getConnection();
+             PreparedStatement ps = connection.prepareStatement(sql)) {
+            binder.bind(ps);
+            try (ResultSet rs = ps.executeQuery()) {
+                List<T> rows = new ArrayList<>();
+                while (rs.next()) {
+                    rows.add(reader.read(rs));
+                }
+                return rows;
+            }
+        } catch (SQLException e) {
+            throw new DataAccessException(what + " failed: " + e.getMessage(), e);
+        }
+    }
+}
