@@ -10,10 +10,10 @@ import io.micronaut.http.annotation.QueryValue;
 import io.micronaut.http.sse.Event;
 import io.micronaut.scheduling.TaskExecutors;
 import io.micronaut.scheduling.annotation.ExecuteOn;
+import io.stacksexplorer.web.ApiProblems;
 import jakarta.inject.Named;
 import org.zalando.problem.Problem;
 import org.zalando.problem.Status;
-import org.zalando.problem.ThrowableProblem;
 import reactor.core.Disposable;
 import reactor.core.publisher.BufferOverflowStrategy;
 import reactor.core.publisher.Flux;
@@ -67,20 +67,20 @@ class NotificationStream {
                 topics.add(Topics.addressTxUpdate(a));
             }
         } catch (Topics.Invalid e) {
-            throw badParameter(e.parameter, e.getMessage());
+            throw ApiProblems.badParameter(e.parameter, e.getMessage());
         }
         if (topics.isEmpty()) {
-            throw badParameter("event", "nothing to follow: give at least one event, tx_id or address");
+            throw ApiProblems.badParameter("event", "nothing to follow: give at least one event, tx_id or address");
         }
         if (topics.size() > settings.getMaxSubscriptionsPerConnection()) {
-            throw badParameter("event", "at most " + settings.getMaxSubscriptionsPerConnection()
+            throw ApiProblems.badParameter("event", "at most " + settings.getMaxSubscriptionsPerConnection()
                     + " subscriptions per stream, got " + topics.size());
         }
         boolean fromHeader = lastEventIdHeader != null && !lastEventIdHeader.isBlank();
         String resumeText = fromHeader ? lastEventIdHeader.trim() : lastEventId;
         Position after = resumeText == null ? null : Position.parse(resumeText);
         if (resumeText != null && after == null) {
-            throw badParameter(fromHeader ? "Last-Event-ID" : "last_event_id",
+            throw ApiProblems.badParameter(fromHeader ? "Last-Event-ID" : "last_event_id",
                     "not a position such as 1042 or 1042:2: '" + resumeText + "'");
         }
         if (feed.connections() >= settings.getMaxConnections()) {
@@ -128,12 +128,4 @@ class NotificationStream {
         return values == null ? List.of() : values;
     }
 
-    private static ThrowableProblem badParameter(String parameter, String detail) {
-        return Problem.builder()
-                .withTitle(Status.BAD_REQUEST.getReasonPhrase())
-                .withStatus(Status.BAD_REQUEST)
-                .withDetail(detail)
-                .with("parameter", parameter)
-                .build();
-    }
 }

@@ -8,12 +8,12 @@ import org.zalando.problem.ThrowableProblem;
  * The errors controllers raise, as RFC 9457 problems rendered by micronaut-problem-json: the
  * spec's {@code Problem} schema with {@code parameter} naming the request parameter at fault.
  */
-final class ApiProblems {
+public final class ApiProblems {
 
     private ApiProblems() {
     }
 
-    static ThrowableProblem badParameter(String parameter, String detail) {
+    public static ThrowableProblem badParameter(String parameter, String detail) {
         return Problem.builder()
                 .withTitle(Status.BAD_REQUEST.getReasonPhrase())
                 .withStatus(Status.BAD_REQUEST)
