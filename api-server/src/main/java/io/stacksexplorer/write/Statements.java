@@ -128,11 +128,11 @@ final class Statements implements AutoCloseable {
      * The written rows pending since at most {@code height} (garbage-collection candidates): from
      * memory when the committed pending set is known, plus this transaction's changes; else asked.
      */
-    java.util.List<String> pendingSinceAtMost(long height) throws SQLException {
+    List<String> pendingSinceAtMost(long height) throws SQLException {
         if (!pendingMempool.known()) {
             return query(WriteSql.STALE_PENDING, rs -> rs.getString(1), height);
         }
-        java.util.List<String> stale = new java.util.ArrayList<>();
+        List<String> stale = new ArrayList<>();
         if (pendingMempool.oldestReceiptHeight() <= height) {
             for (String txId : pendingMempool.pendingSinceAtMost(height)) {
                 if (!pendingChanges.containsKey(txId)) {
