@@ -241,7 +241,8 @@ class ThroughputBenchmark {
     record Storage(String kind, String name, Path h2File) {
 
         static Storage of(String kind, String build, GeneratedChain chain, Path work) {
-            String name = "bench_" + build + "_" + chain.transactions + "_" + chain.seed;
+            // The baseline's database is named after its commit, so that a kept one is never served by another build.
+            String name = "bench_" + (build.equals("old") ? BASELINE : build) + "_" + chain.transactions + "_" + chain.seed;
             return switch (kind) {
                 case "postgresql" -> new Storage(kind, name, null);
                 case "h2" -> new Storage(kind, name, work.resolve(name).resolve("db"));
