@@ -373,6 +373,8 @@ class ThroughputBenchmark {
             env.put("STACKS_BLOCKCHAIN_API_PORT", String.valueOf(port));
             env.put("STACKS_CORE_EVENT_HOST", "127.0.0.1");
             env.put("STACKS_CORE_EVENT_PORT", String.valueOf(observer));
+            // Builds since the metrics listener (ops.MetricsListener) would both take its default port 9153.
+            env.put("STACKS_API_METRICS_PORT", "0");
             Path log = Files.createTempFile("bench-" + name + "-", ".log");
             builder.redirectErrorStream(true).redirectOutput(log.toFile());
             return new Server("http://127.0.0.1:" + port, builder.start(), log);
