@@ -13,13 +13,11 @@ public class AddressQueries {
     public record AddressTx(AddressTxRow activity, TxRow tx) {
     }
 
-    private final AddressRepository addresses;
-    private final DirectReads reads;
-    private final MempoolRepository mempool;
+    private final AddressStore addresses;
+    private final MempoolStore mempool;
 
-    AddressQueries(AddressRepository addresses, DirectReads reads, MempoolRepository mempool) {
+    AddressQueries(AddressStore addresses, MempoolStore mempool) {
         this.addresses = addresses;
-        this.reads = reads;
         this.mempool = mempool;
     }
 
@@ -42,9 +40,9 @@ public class AddressQueries {
         if (top <= 0) {
             return new Page<>(List.of(), total, offset, null);
         }
-        List<DirectReads.HistoryRow> page = reads.historyRange(principal, top, Math.max(top - limit, 0));
+        List<AddressStore.HistoryRow> page = addresses.historyRange(principal, top, Math.max(top - limit, 0));
         List<AddressTx> results = new ArrayList<>(page.size());
-        for (DirectReads.HistoryRow row : page) {
+        for (AddressStore.HistoryRow row : page) {
             if (row.tx() != null) {
                 results.add(new AddressTx(row.activity(), row.tx()));
             }

@@ -31,7 +31,7 @@ public record AddressTxRow(
             p.stx_burn, p.ft_transfer, p.ft_mint, p.ft_burn, p.nft_transfer, p.nft_mint, p.nft_burn,
             p.history_position""";
 
-    /** The row from {@link #COLUMNS} read at column {@code at} onward ({@link DirectReads}). */
+    /** The row from {@link #COLUMNS} read at column {@code at} onward (plain-JDBC reads, {@link PlainJdbc}). */
     static AddressTxRow read(ResultSet rs, int at) throws SQLException {
         return new AddressTxRow(rs.getString(at), rs.getString(at + 1), rs.getString(at + 2), rs.getBigDecimal(at + 3),
                 rs.getBigDecimal(at + 4), rs.getInt(at + 5), rs.getInt(at + 6), rs.getInt(at + 7), rs.getInt(at + 8),

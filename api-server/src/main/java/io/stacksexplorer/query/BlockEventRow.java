@@ -10,7 +10,7 @@ import java.sql.SQLException;
 
 /**
  * A row of {@code tx_events} with the block it belongs to, for reading the event pages of several
- * transactions in one query ({@link DirectReads#eventPages}).
+ * transactions in one query ({@link TransactionStore#EVENT_PAGES}).
  */
 @MappedEntity(value = "tx_events", namingStrategy = ColumnNames.class)
 record BlockEventRow(
@@ -35,7 +35,7 @@ record BlockEventRow(
             + " asset_event_type, asset_id, sender, recipient, amount, memo, locked_amount, unlock_height,"
             + " locked_address";
 
-    /** The row from {@link #COLUMNS} read at column {@code at} onward ({@link DirectReads}). */
+    /** The row from {@link #COLUMNS} read at column {@code at} onward (plain-JDBC reads, {@link PlainJdbc}). */
     static BlockEventRow read(ResultSet rs, int at) throws SQLException {
         long unlockHeight = rs.getLong(at + 14);
         Long unlock = rs.wasNull() ? null : unlockHeight;

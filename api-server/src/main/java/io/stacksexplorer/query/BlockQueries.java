@@ -8,22 +8,22 @@ import java.util.Optional;
 @Singleton
 public class BlockQueries {
 
-    private final DirectReads reads;
+    private final BlockStore blocks;
 
-    BlockQueries(DirectReads reads) {
-        this.reads = reads;
+    BlockQueries(BlockStore blocks) {
+        this.blocks = blocks;
     }
 
     public Optional<BlockRow> latest() {
-        return reads.latestBlock();
+        return blocks.latestBlock();
     }
 
     public Optional<BlockRow> byHeight(long height) {
-        return reads.blockAtHeight(height);
+        return blocks.blockAtHeight(height);
     }
 
     /** {@code hash} normalised: lowercase with {@code 0x}. */
     public Optional<BlockRow> byHash(String hash) {
-        return reads.blockByHash(hash);
+        return blocks.blockByHash(hash);
     }
 }

@@ -34,7 +34,7 @@ public record BlockRow(
             execution_cost_read_length, execution_cost_runtime, execution_cost_write_count,
             execution_cost_write_length, canonical, tenure_height""";
 
-    /** The row from {@link #COLUMNS} read at column {@code at} onward ({@link DirectReads}). */
+    /** The row from {@link #COLUMNS} read at column {@code at} onward (plain-JDBC reads, {@link PlainJdbc}). */
     static BlockRow read(ResultSet rs, int at) throws SQLException {
         return new BlockRow(rs.getString(at), rs.getString(at + 1), rs.getLong(at + 2), rs.getString(at + 3),
                 rs.getString(at + 4), rs.getLong(at + 5), rs.getLong(at + 6), rs.getString(at + 7), rs.getLong(at + 8),

@@ -26,7 +26,7 @@ public record ChainStateRow(
             id, block_height, block_hash, index_block_hash, burn_block_height, microblock_hash, microblock_sequence,
             pox_v1_unlock_height, pox_v2_unlock_height, pox_v3_unlock_height, mempool_version""";
 
-    /** The row from {@link #COLUMNS} read at column {@code at} onward ({@link DirectReads}). */
+    /** The row from {@link #COLUMNS} read at column {@code at} onward (plain-JDBC reads, {@link PlainJdbc}). */
     static ChainStateRow read(ResultSet rs, int at) throws SQLException {
         return new ChainStateRow(rs.getInt(at), nullableLong(rs, at + 1), rs.getString(at + 2), rs.getString(at + 3),
                 nullableLong(rs, at + 4), rs.getString(at + 5), nullableInt(rs, at + 6), nullableLong(rs, at + 7),

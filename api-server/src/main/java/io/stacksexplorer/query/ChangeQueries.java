@@ -14,8 +14,9 @@ import java.util.List;
 
 /**
  * Reads of the change log (migration V200) for subscriptions, and who a changed transaction
- * concerns. The SQL of subscriptions is all here. Plain JDBC on the pool like {@link DirectReads}:
- * the poll runs every few tens of milliseconds on every server.
+ * concerns: the store of the "changes" aggregate, whose SQL is all here. Plain JDBC on the pool
+ * ({@link PlainJdbc}) like the other stores' hot reads: the poll runs every few tens of milliseconds
+ * on every server.
  */
 @Singleton
 public class ChangeQueries {
@@ -42,11 +43,11 @@ public class ChangeQueries {
             + " WHERE p.index_block_hash = ? AND p.tx_id = ? ORDER BY p.principal";
 
     private final DataSource dataSource;
-    private final DirectReads reads;
+    private final TransactionStore txs;
 
-    ChangeQueries(DataSource dataSource, DirectReads reads) {
+    ChangeQueries(DataSource dataSource, TransactionStore txs) {
         this.dataSource = DelegatingDataSource.unwrapDataSource(dataSource);
-        this.reads = reads;
+        this.txs = txs;
     }
 
     /** A block by its index block hash, canonical or not by now (its {@code canonical} says which). */
@@ -65,7 +66,7 @@ public class ChangeQueries {
             return java.util.Optional.empty();
         }
         List<EventRow> events = new ArrayList<>();
-        for (BlockEventRow e : reads.eventPages(List.of(txId), 0, eventLimit)) {
+        for (BlockEventRow e : txs.eventPages(List.of(txId), 0, eventLimit)) {
             if (e.indexBlockHash().equals(indexBlockHash)) {
                 events.add(e.event());
             }

@@ -18,7 +18,7 @@ public record ContractDeployRow(
 
     static final String COLUMNS = "contract_id, tx_id, block_height, tx_status, abi";
 
-    /** The row from {@link #COLUMNS} read at column {@code at} onward ({@link DirectReads}). */
+    /** The row from {@link #COLUMNS} read at column {@code at} onward (plain-JDBC reads, {@link PlainJdbc}). */
     static ContractDeployRow read(ResultSet rs, int at) throws SQLException {
         return new ContractDeployRow(rs.getString(at), rs.getString(at + 1), rs.getLong(at + 2), rs.getString(at + 3),
                 rs.getString(at + 4));

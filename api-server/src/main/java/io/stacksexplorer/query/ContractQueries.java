@@ -17,19 +17,17 @@ public class ContractQueries {
     public record ContractStatusRow(String contractId, String status, String txId, @Nullable Long blockHeight) {
     }
 
-    private final ContractRepository contracts;
-    private final DirectReads reads;
-    private final MempoolRepository mempool;
+    private final ContractStore contracts;
+    private final MempoolStore mempool;
 
-    ContractQueries(ContractRepository contracts, DirectReads reads, MempoolRepository mempool) {
+    ContractQueries(ContractStore contracts, MempoolStore mempool) {
         this.contracts = contracts;
-        this.reads = reads;
         this.mempool = mempool;
     }
 
     /** The latest canonical deployment attempt, else the pending one in the mempool. */
     public Optional<ContractStatusRow> status(String contractId) {
-        Optional<ContractStatusRow> mined = reads.latestDeploy(contractId)
+        Optional<ContractStatusRow> mined = contracts.latestDeploy(contractId)
                 .map(row -> new ContractStatusRow(contractId, row.txStatus(), row.txId(), row.blockHeight()));
         if (mined.isPresent()) {
             return mined;
@@ -81,7 +79,7 @@ public class ContractQueries {
         if (top <= 0) {
             return new Page<>(List.of(), total, offset, null);
         }
-        List<EventRow> rows = reads.logRange(contractId, top, Math.max(top - limit, 0));
+        List<EventRow> rows = contracts.logRange(contractId, top, Math.max(top - limit, 0));
         PagePosition next = null;
         long lastPosition = top - rows.size() + 1;
         if (!rows.isEmpty() && lastPosition > 1) {

@@ -31,7 +31,7 @@ public record EventRow(
             tx_id, event_index, event_type, contract_id, topic, value_hex, asset_event_type, asset_id, sender,
             recipient, amount, memo, locked_amount, unlock_height, locked_address""";
 
-    /** The row from {@link #COLUMNS} read at column {@code at} onward ({@link DirectReads}). */
+    /** The row from {@link #COLUMNS} read at column {@code at} onward (plain-JDBC reads, {@link PlainJdbc}). */
     static EventRow read(ResultSet rs, int at) throws SQLException {
         long unlockHeight = rs.getLong(at + 13);
         Long unlock = rs.wasNull() ? null : unlockHeight;

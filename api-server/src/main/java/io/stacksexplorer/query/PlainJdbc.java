@@ -8,13 +8,17 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
+import java.util.Optional;
+import java.util.stream.Collectors;
 
 /**
- * One statement on a pooled connection, mapped row by row: the plain-JDBC reads of the hot pages
- * ({@link DirectReads}) and of the change log ({@link ChangeQueries}), where the generic row mapper
- * cost more than the query. A failure is a {@link DataAccessException}, answered like any other
- * storage failure.
+ * One statement on a pooled connection, mapped row by row: the plain-JDBC reads of the stores (the
+ * hot pages, the chain tip, blocks) and of the change log ({@link ChangeQueries}), where the generic
+ * row mapper cost more than the query. A failure is a {@link DataAccessException}, answered like any
+ * other storage failure.
  */
 final class PlainJdbc {
 
@@ -46,5 +50,22 @@ final class PlainJdbc {
         } catch (SQLException e) {
             throw new DataAccessException(what + " failed: " + e.getMessage(), e);
         }
+    }
+
+    static <T> Optional<T> first(List<T> rows) {
+        return rows.isEmpty() ? Optional.empty() : Optional.of(rows.get(0));
+    }
+
+    /**
+     * {@code sql} with its list parameter, written {@code (:ids)} like a repository's, as {@code n}
+     * placeholders.
+     */
+    static String withIds(String sql, int n) {
+        return sql.replace("(:ids)", "(" + String.join(", ", Collections.nCopies(n, "?")) + ")");
+    }
+
+    /** A column list with each column qualified by {@code prefix} (a table alias and its dot). */
+    static String prefixed(String prefix, String columns) {
+        return Arrays.stream(columns.split(",")).map(c -> prefix + c.trim()).collect(Collectors.joining(", "));
     }
 }

@@ -6,14 +6,14 @@ import jakarta.inject.Singleton;
 @Singleton
 public class StatusQueries {
 
-    private final DirectReads reads;
+    private final StatusStore status;
 
-    StatusQueries(DirectReads reads) {
-        this.reads = reads;
+    StatusQueries(StatusStore status) {
+        this.status = status;
     }
 
     public ChainStateRow chainState() {
-        return reads.chainState();
+        return status.chainState();
     }
 
     /**
@@ -22,6 +22,6 @@ public class StatusQueries {
      * its writer's gap too.
      */
     public BlocksWaiting blocksWaitingForParent() {
-        return reads.blocksWaitingForParent();
+        return status.blocksWaitingForParent();
     }
 }

@@ -12,13 +12,11 @@ import java.util.Map;
 @Singleton
 public class TransactionQueries {
 
-    private final TransactionRepository txs;
-    private final DirectReads reads;
-    private final MempoolRepository mempool;
+    private final TransactionStore txs;
+    private final MempoolStore mempool;
 
-    TransactionQueries(TransactionRepository txs, DirectReads reads, MempoolRepository mempool) {
+    TransactionQueries(TransactionStore txs, MempoolStore mempool) {
         this.txs = txs;
-        this.reads = reads;
         this.mempool = mempool;
     }
 
@@ -31,12 +29,12 @@ public class TransactionQueries {
                                                  int eventOffset) {
         Map<String, TransactionLookup> found = new LinkedHashMap<>();
         Map<String, TxRow> mined = new LinkedHashMap<>();
-        for (TxRow row : reads.canonicalTxs(txIds, unanchored)) {
+        for (TxRow row : txs.canonicalTxs(txIds, unanchored)) {
             mined.putIfAbsent(row.txId(), row);
         }
         if (!mined.isEmpty()) {
             Map<String, List<EventRow>> events = new HashMap<>();
-            for (BlockEventRow event : reads.eventPages(mined.keySet(), eventOffset,
+            for (BlockEventRow event : txs.eventPages(mined.keySet(), eventOffset,
                     (long) eventOffset + eventLimit)) {
                 TxRow tx = mined.get(event.txId());
                 if (tx != null && tx.indexBlockHash().equals(event.indexBlockHash())) {

@@ -43,7 +43,7 @@ public record TxRow(
             execution_cost_read_count, execution_cost_read_length, execution_cost_runtime,
             execution_cost_write_count, execution_cost_write_length""";
 
-    /** The row from {@link #COLUMNS} read at column {@code at} onward ({@link DirectReads}). */
+    /** The row from {@link #COLUMNS} read at column {@code at} onward (plain-JDBC reads, {@link PlainJdbc}). */
     static TxRow read(ResultSet rs, int at) throws SQLException {
         return new TxRow(rs.getString(at), rs.getString(at + 1), rs.getString(at + 2), rs.getLong(at + 3),
                 rs.getLong(at + 4), rs.getLong(at + 5), rs.getLong(at + 6), rs.getLong(at + 7), rs.getString(at + 8),
