@@ -21,38 +21,36 @@ public class AddressQueries {
         this.mempool = mempool;
     }
 
-    /** Confirmed canonical transactions involving {@code principal}, newest first, from an offset. */
+    /**
+     * Confirmed canonical transactions involving {@code principal}, newest first, from an offset: one
+     * statement ({@link AddressStore#HISTORY_PAGE}).
+     */
     public Page<AddressTx> history(String principal, int limit, int offset) {
-        long total = addresses.countHistory(principal).orElse(0L);
-        return historyBelow(principal, limit, total, total - offset);
+        return page(addresses.historyPage(principal, offset, Long.MAX_VALUE, limit), offset);
     }
 
     /** The page after {@code after}, the last row of a previous page of the same principal. */
     public Page<AddressTx> historyAfter(String principal, int limit, PagePosition after) {
-        long total = addresses.countHistory(principal).orElse(0L);
         long last = addresses.findPosition(principal, after.txId()).orElse(after.position());
-        return historyBelow(principal, limit, total, Math.min(last - 1, total));
+        AddressStore.HistoryPage page = addresses.historyPage(principal, 0, last - 1, limit);
+        return page(page, page.total() - Math.min(last - 1, page.total()));
     }
 
-    /** The rows at positions {@code top} and below (the position is dense: offset k is total - k). */
-    private Page<AddressTx> historyBelow(String principal, int limit, long total, long top) {
-        long offset = total - top;
-        if (top <= 0) {
-            return new Page<>(List.of(), total, offset, null);
-        }
-        List<AddressStore.HistoryRow> page = addresses.historyRange(principal, top, Math.max(top - limit, 0));
-        List<AddressTx> results = new ArrayList<>(page.size());
-        for (AddressStore.HistoryRow row : page) {
+    /** A page's transactions (positions are dense: offset k is position total - k). */
+    private static Page<AddressTx> page(AddressStore.HistoryPage page, long offset) {
+        List<AddressStore.HistoryRow> rows = page.rows();
+        List<AddressTx> results = new ArrayList<>(rows.size());
+        for (AddressStore.HistoryRow row : rows) {
             if (row.tx() != null) {
                 results.add(new AddressTx(row.activity(), row.tx()));
             }
         }
         PagePosition next = null;
-        if (!page.isEmpty() && page.get(page.size() - 1).activity().historyPosition() > 1) {
-            AddressTxRow last = page.get(page.size() - 1).activity();
+        if (!rows.isEmpty() && rows.get(rows.size() - 1).activity().historyPosition() > 1) {
+            AddressTxRow last = rows.get(rows.size() - 1).activity();
             next = new PagePosition(last.historyPosition(), last.txId(), 0);
         }
-        return new Page<>(results, total, offset, next);
+        return new Page<>(results, page.total(), offset, next);
     }
 
     /** Pending transactions concerning {@code principal}, newest first. */

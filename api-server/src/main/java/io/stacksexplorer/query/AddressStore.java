@@ -7,18 +7,18 @@ import io.micronaut.data.model.query.builder.sql.Dialect;
 import io.micronaut.data.repository.GenericRepository;
 
 import javax.sql.DataSource;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
 /**
- * The SQL of per-address histories (the per-principal index, migration V10): its counter and
- * positions through the generic mapper, its pages in plain JDBC (rows read by column position: the
- * generic mapper cost a quarter of the page's CPU time).
+ * The SQL of per-address histories (the per-principal index, migration V10): a row's position
+ * through the generic mapper, the pages with their count in plain JDBC, one statement per page (rows
+ * read by column position: the generic mapper cost a quarter of the page's CPU time, and each
+ * further statement a round trip).
  */
 @JdbcRepository(dialect = Dialect.POSTGRES)
 abstract class AddressStore implements GenericRepository<AddressTxRow, String> {
-
-    static final String COUNT_HISTORY = "SELECT tx_count FROM principal_stats WHERE principal = :principal";
 
     /**
      * The current position of a served row, when it is still served. The history's key leads with
@@ -29,21 +29,32 @@ abstract class AddressStore implements GenericRepository<AddressTxRow, String> {
             + " WHERE t.tx_id = :txId AND p.canonical = TRUE AND p.microblock_canonical = TRUE";
 
     /**
-     * Rows at positions (below, top] of a principal's history, newest first (principal_txs_position_idx),
-     * joined with their transactions: one query instead of two.
+     * A page of a principal's history in one round trip: the principal's transaction count
+     * (principal_stats), then the rows at positions (top - limit, top], top = min(count - offset, cap),
+     * newest first (principal_txs_position_idx), each joined with its transaction. The count comes from
+     * a one-row CTE that the page is LEFT JOINed to, so that a page past the end still answers the
+     * count (one row of NULLs). On PostgreSQL the CTE is inlined as an InitPlan and the range stays an
+     * index condition under custom and generic plans alike (ReadPlansPostgresTest). Parameters:
+     * principal, principal, offset, cap, offset, cap, limit.
      */
-    static final String HISTORY_RANGE = "SELECT " + AddressTxRow.COLUMNS + ", "
-            + PlainJdbc.prefixed("t.", TxRow.COLUMNS) + " FROM principal_txs p"
+    static final String HISTORY_PAGE = "WITH tip AS (SELECT COALESCE((SELECT tx_count FROM principal_stats"
+            + " WHERE principal = ?), 0) AS total)"
+            + " SELECT tip.total, " + AddressTxRow.COLUMNS + ", " + PlainJdbc.prefixed("t.", TxRow.COLUMNS)
+            + " FROM tip LEFT JOIN principal_txs p ON p.principal = ?"
+            + " AND p.history_position <= LEAST(tip.total - ?, ?) AND p.history_position > LEAST(tip.total - ?, ?) - ?"
             + " LEFT JOIN txs t ON t.tx_id = p.tx_id AND t.index_block_hash = p.index_block_hash"
             + " AND t.canonical = TRUE AND t.microblock_canonical = TRUE"
-            + " WHERE p.principal = ? AND p.history_position <= ? AND p.history_position > ?"
             + " ORDER BY p.history_position DESC";
 
-    /** Where the transaction's columns start in a {@link #HISTORY_RANGE} row. */
-    private static final int HISTORY_TX_AT = 1 + AddressTxRow.COLUMNS.split(",").length;
+    /** Where the transaction's columns start in a {@link #HISTORY_PAGE} row (after the count and the activity). */
+    private static final int HISTORY_TX_AT = 2 + AddressTxRow.COLUMNS.split(",").length;
 
     /** One history row with its transaction, which is null if the transaction is not canonical. */
     record HistoryRow(AddressTxRow activity, TxRow tx) {
+    }
+
+    /** A page of a principal's history: its transaction count and the page's rows, newest first. */
+    record HistoryPage(long total, List<HistoryRow> rows) {
     }
 
     private final DataSource dataSource;
@@ -52,21 +63,32 @@ abstract class AddressStore implements GenericRepository<AddressTxRow, String> {
         this.dataSource = DelegatingDataSource.unwrapDataSource(dataSource);
     }
 
-    @Query(COUNT_HISTORY)
-    abstract Optional<Long> countHistory(String principal);
-
     @Query(FIND_POSITION)
     abstract Optional<Long> findPosition(String principal, String txId);
 
-    List<HistoryRow> historyRange(String principal, long top, long below) {
-        return PlainJdbc.query(dataSource, "query", HISTORY_RANGE, ps -> {
+    /**
+     * At most {@code limit} rows of a principal's history from position min(count - {@code offset},
+     * {@code cap}) down, with the count.
+     */
+    HistoryPage historyPage(String principal, long offset, long cap, int limit) {
+        long[] total = {0};
+        List<HistoryRow> rows = new ArrayList<>(limit);
+        PlainJdbc.query(dataSource, "query", HISTORY_PAGE, ps -> {
             ps.setString(1, principal);
-            ps.setLong(2, top);
-            ps.setLong(3, below);
+            ps.setString(2, principal);
+            ps.setLong(3, offset);
+            ps.setLong(4, cap);
+            ps.setLong(5, offset);
+            ps.setLong(6, cap);
+            ps.setLong(7, limit);
         }, rs -> {
-            AddressTxRow activity = AddressTxRow.read(rs, 1);
-            return new HistoryRow(activity,
-                    rs.getString(HISTORY_TX_AT) == null ? null : TxRow.read(rs, HISTORY_TX_AT));
+            total[0] = rs.getLong(1);
+            if (rs.getString(2) != null) { // NULLs: no row on this page
+                rows.add(new HistoryRow(AddressTxRow.read(rs, 2),
+                        rs.getString(HISTORY_TX_AT) == null ? null : TxRow.read(rs, HISTORY_TX_AT)));
+            }
+            return null;
         });
+        return new HistoryPage(total[0], rows);
     }
 }

@@ -54,38 +54,29 @@ public class ContractQueries {
         return abis;
     }
 
-    /** Log events of a contract, newest first, from an offset. */
+    /** Log events of a contract, newest first, from an offset: one statement ({@link ContractStore#LOG_PAGE}). */
     public Page<EventRow> logs(String contractId, boolean unanchored, int limit, int offset) {
-        long total = contracts.countLogs(contractId).orElse(0L);
-        long top = unanchored ? total : anchoredTop(contractId, total);
-        return logsBelow(contractId, limit, total, top - offset, offset);
+        ContractStore.LogPage page = contracts.logPage(contractId, unanchored, offset, Long.MAX_VALUE, limit);
+        return page(page, page.newest() - offset, offset);
     }
 
     /** The page after {@code after}, the last event of a previous page of the same contract. */
     public Page<EventRow> logsAfter(String contractId, boolean unanchored, int limit, PagePosition after) {
-        long total = contracts.countLogs(contractId).orElse(0L);
-        long newest = unanchored ? total : anchoredTop(contractId, total);
         long last = contracts.findLogPosition(contractId, after.txId(), after.eventIndex()).orElse(after.position());
-        long top = Math.min(last - 1, newest);
-        return logsBelow(contractId, limit, total, top, Math.max(newest - top, 0));
+        ContractStore.LogPage page = contracts.logPage(contractId, unanchored, 0, last - 1, limit);
+        long top = Math.min(last - 1, page.newest());
+        return page(page, top, Math.max(page.newest() - top, 0));
     }
 
-    private long anchoredTop(String contractId, long total) {
-        return total == 0 ? 0 : contracts.findAnchoredTop(contractId).orElse(0L);
-    }
-
-    /** The events at positions {@code top} and below (positions are dense, newest = highest). */
-    private Page<EventRow> logsBelow(String contractId, int limit, long total, long top, long offset) {
-        if (top <= 0) {
-            return new Page<>(List.of(), total, offset, null);
-        }
-        List<EventRow> rows = contracts.logRange(contractId, top, Math.max(top - limit, 0));
+    /** A page whose first event sits at position {@code top} (positions are dense, newest = highest). */
+    private static Page<EventRow> page(ContractStore.LogPage page, long top, long offset) {
+        List<EventRow> rows = page.rows();
         PagePosition next = null;
         long lastPosition = top - rows.size() + 1;
         if (!rows.isEmpty() && lastPosition > 1) {
             EventRow last = rows.get(rows.size() - 1);
             next = new PagePosition(lastPosition, last.txId(), last.eventIndex());
         }
-        return new Page<>(rows, total, offset, next);
+        return new Page<>(rows, page.total(), offset, next);
     }
 }

@@ -7,13 +7,14 @@ import io.micronaut.data.model.query.builder.sql.Dialect;
 import io.micronaut.data.repository.GenericRepository;
 
 import javax.sql.DataSource;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 
 /**
- * The SQL of contract deployments and contract log events: counters, positions and ABIs through the
- * generic mapper; the log page and the deployment status, hot, in plain JDBC.
+ * The SQL of contract deployments and contract log events: positions and ABIs through the generic
+ * mapper; the log page (with its count, one statement) and the deployment status, hot, in plain JDBC.
  */
 @JdbcRepository(dialect = Dialect.POSTGRES)
 abstract class ContractStore implements GenericRepository<ContractDeployRow, String> {
@@ -26,16 +27,6 @@ abstract class ContractStore implements GenericRepository<ContractDeployRow, Str
             + " WHERE contract_id IN (:contractIds) AND canonical = TRUE AND tx_status = 'success'";
 
     /**
-     * The position of the newest anchored log event. Served events, and only they, carry a position,
-     * dense and in chain order; unanchored events, when there are any, are the newest positions
-     * (they sit on the tip), so walking the position index down from the top skips only those few.
-     * The ORDER BY names the contract (a constant) so that H2 walks the index backwards too.
-     */
-    static final String FIND_ANCHORED_TOP = "SELECT log_position FROM tx_events WHERE contract_id = :contractId"
-            + " AND log_position IS NOT NULL AND is_unanchored = FALSE"
-            + " ORDER BY contract_id DESC, log_position DESC LIMIT 1";
-
-    /**
      * The current position of a served log event, when it is still served. The events' key leads
      * with the block (migration V105), so the transaction's blocks come from txs first.
      */
@@ -44,16 +35,39 @@ abstract class ContractStore implements GenericRepository<ContractDeployRow, Str
             + " WHERE t.tx_id = :txId AND e.contract_id = :contractId AND e.canonical = TRUE"
             + " AND e.microblock_canonical = TRUE AND e.event_type = 'smart_contract_log'";
 
-    static final String COUNT_LOGS = "SELECT event_count FROM contract_log_stats WHERE contract_id = :contractId";
-
     /** The latest canonical deployment attempt of a contract (contract status). */
     static final String LATEST_DEPLOY = "SELECT " + ContractDeployRow.COLUMNS + " FROM smart_contracts"
             + " WHERE contract_id = ? AND canonical = TRUE AND microblock_canonical = TRUE"
             + " ORDER BY block_height DESC, microblock_sequence DESC, tx_index DESC LIMIT 1";
 
-    /** Log events at positions (below, top] of a contract, newest first (tx_events_log_position_idx). */
-    static final String LOG_RANGE = "SELECT " + EventRow.COLUMNS + " FROM tx_events WHERE contract_id = ?"
-            + " AND log_position <= ? AND log_position > ? ORDER BY log_position DESC";
+    /**
+     * A page of a contract's log events in one round trip: the contract's event count
+     * (contract_log_stats) and the position of its newest anchored event, then the events at positions
+     * (top - limit, top], top = min(newest - offset, cap), newest first (tx_events_log_position_idx),
+     * where newest is the count when unanchored events are asked for and the anchored top otherwise.
+     * Served events, and only they, carry a position, dense and in chain order; unanchored events,
+     * when there are any, hold the newest positions (they sit on the tip), so walking the position
+     * index down from the top skips only those few. The anchored top's ORDER BY names the contract (a
+     * constant) so that H2 walks the index backwards too. Same one-row CTE as
+     * {@link AddressStore#HISTORY_PAGE}. Parameters: contract, contract, contract, unanchored, offset,
+     * cap, unanchored, offset, cap, limit.
+     */
+    static final String LOG_PAGE = "WITH tip AS (SELECT"
+            + " COALESCE((SELECT event_count FROM contract_log_stats WHERE contract_id = ?), 0) AS total,"
+            + " COALESCE((SELECT log_position FROM tx_events WHERE contract_id = ? AND log_position IS NOT NULL"
+            + " AND is_unanchored = FALSE ORDER BY contract_id DESC, log_position DESC LIMIT 1), 0) AS anchored)"
+            + " SELECT tip.total, tip.anchored, " + PlainJdbc.prefixed("e.", EventRow.COLUMNS)
+            + " FROM tip LEFT JOIN tx_events e ON e.contract_id = ?"
+            + " AND e.log_position <= LEAST(CASE WHEN ? THEN tip.total ELSE tip.anchored END - ?, ?)"
+            + " AND e.log_position > LEAST(CASE WHEN ? THEN tip.total ELSE tip.anchored END - ?, ?) - ?"
+            + " ORDER BY e.log_position DESC";
+
+    /**
+     * A contract's log page: its event count, the newest position a page may start from (the count
+     * with unanchored events, else the anchored top) and the page's events, newest first.
+     */
+    record LogPage(long total, long newest, List<EventRow> rows) {
+    }
 
     private final DataSource dataSource;
 
@@ -64,25 +78,40 @@ abstract class ContractStore implements GenericRepository<ContractDeployRow, Str
     @Query(FIND_ALL_DEPLOYED)
     abstract List<ContractDeployRow> findAllDeployed(Collection<String> contractIds);
 
-    @Query(FIND_ANCHORED_TOP)
-    abstract Optional<Long> findAnchoredTop(String contractId);
-
     @Query(FIND_LOG_POSITION)
     abstract Optional<Long> findLogPosition(String contractId, String txId, int eventIndex);
-
-    @Query(COUNT_LOGS)
-    abstract Optional<Long> countLogs(String contractId);
 
     Optional<ContractDeployRow> latestDeploy(String contractId) {
         return PlainJdbc.first(PlainJdbc.query(dataSource, "query", LATEST_DEPLOY, ps -> ps.setString(1, contractId),
                 rs -> ContractDeployRow.read(rs, 1)));
     }
 
-    List<EventRow> logRange(String contractId, long top, long below) {
-        return PlainJdbc.query(dataSource, "query", LOG_RANGE, ps -> {
+    /**
+     * At most {@code limit} log events of a contract from position min(newest - {@code offset},
+     * {@code cap}) down, with the count and the newest position.
+     */
+    LogPage logPage(String contractId, boolean unanchored, long offset, long cap, int limit) {
+        long[] placed = {0, 0};
+        List<EventRow> rows = new ArrayList<>(limit);
+        PlainJdbc.query(dataSource, "query", LOG_PAGE, ps -> {
             ps.setString(1, contractId);
-            ps.setLong(2, top);
-            ps.setLong(3, below);
-        }, rs -> EventRow.read(rs, 1));
+            ps.setString(2, contractId);
+            ps.setString(3, contractId);
+            ps.setBoolean(4, unanchored);
+            ps.setLong(5, offset);
+            ps.setLong(6, cap);
+            ps.setBoolean(7, unanchored);
+            ps.setLong(8, offset);
+            ps.setLong(9, cap);
+            ps.setLong(10, limit);
+        }, rs -> {
+            placed[0] = rs.getLong(1);
+            placed[1] = rs.getLong(2);
+            if (rs.getString(3) != null) { // NULLs: no event on this page
+                rows.add(EventRow.read(rs, 3));
+            }
+            return null;
+        });
+        return new LogPage(placed[0], unanchored ? placed[0] : placed[1], rows);
     }
 }

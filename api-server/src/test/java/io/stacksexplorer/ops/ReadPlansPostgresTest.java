@@ -102,7 +102,8 @@ class ReadPlansPostgresTest {
                     unexplained.add(name + ": " + sql);
                 }
             });
-            assertTrue(statements.size() >= 20, "the stores' statements were found: " + statements.keySet());
+            // A floor against an enumeration that silently finds nothing (17 statements when the pages' counts joined them).
+            assertTrue(statements.size() >= 15, "the stores' statements were found: " + statements.keySet());
             assertEquals(List.of(), unexplained, "store statements that no route sent: " + plans.keySet());
             List<String> scans = new ArrayList<>();
             Map<String, Integer> tablesRead = new TreeMap<>();
