@@ -55,7 +55,7 @@ public class AddressQueries {
 
     /** Pending transactions concerning {@code principal}, newest first. */
     public Page<MempoolTxRow> mempool(String principal, int limit, int offset) {
-        return new Page<>(mempool.findPendingFor(principal, limit, offset),
-                mempool.countPendingFor(principal).orElse(0L));
+        MempoolStore.PendingPage page = mempool.pendingPage(principal, limit, offset);
+        return new Page<>(page.rows(), page.total());
     }
 }

@@ -1,15 +1,21 @@
 package io.stacksexplorer.query;
 
 import io.micronaut.data.annotation.Query;
+import io.micronaut.data.connection.jdbc.advice.DelegatingDataSource;
 import io.micronaut.data.jdbc.annotation.JdbcRepository;
 import io.micronaut.data.model.query.builder.sql.Dialect;
 import io.micronaut.data.repository.GenericRepository;
 
+import javax.sql.DataSource;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 
-/** The SQL of the mempool, all through the generic mapper. */
+/**
+ * The SQL of the mempool: lookups through the generic mapper; a principal's pending page with its
+ * count in plain JDBC, one statement.
+ */
 @JdbcRepository(dialect = Dialect.POSTGRES)
 abstract class MempoolStore implements GenericRepository<MempoolTxRow, String> {
 
@@ -17,31 +23,57 @@ abstract class MempoolStore implements GenericRepository<MempoolTxRow, String> {
             + " WHERE m.tx_id IN (:txIds)";
 
     /**
-     * Pending transactions concerning a principal, newest first. Receipt times are whole seconds and
-     * a node delivers many transactions in one payload: ties are ordered by tx_id so that pages are
-     * stable and both databases agree (index mempool_principals_recent_idx has the same order).
+     * A page of the pending transactions concerning a principal, newest first, with their count
+     * (mempool_principal_stats), in one round trip: the count comes from a one-row CTE that the page is
+     * LEFT JOINed to, so that a page past the end still answers the count (one row of NULLs). Receipt
+     * times are whole seconds and a node delivers many transactions in one payload: ties are ordered
+     * by tx_id so that pages are stable and both databases agree (index mempool_principals_recent_idx
+     * has the same order). Parameters: principal, principal, limit, offset.
      */
-    static final String FIND_PENDING_FOR = "SELECT " + MempoolTxRow.COLUMNS + " FROM mempool_principals p"
-            + " JOIN mempool_txs m ON m.tx_id = p.tx_id WHERE p.principal = :principal"
-            + " ORDER BY p.receipt_time DESC, p.tx_id LIMIT :limit OFFSET :offset";
-
-    static final String COUNT_PENDING_FOR = "SELECT pending_count FROM mempool_principal_stats"
-            + " WHERE principal = :principal";
+    static final String PENDING_PAGE = "WITH tip AS (SELECT COALESCE((SELECT pending_count"
+            + " FROM mempool_principal_stats WHERE principal = ?), 0) AS total)"
+            + " SELECT tip.total, x.tx_id, x.raw_tx, x.receipt_time, x.tx_status, x.pruned FROM tip LEFT JOIN"
+            + " (SELECT " + MempoolTxRow.COLUMNS + ", p.receipt_time AS listed_at FROM mempool_principals p"
+            + " JOIN mempool_txs m ON m.tx_id = p.tx_id WHERE p.principal = ?"
+            + " ORDER BY p.receipt_time DESC, p.tx_id LIMIT ? OFFSET ?) x ON TRUE"
+            + " ORDER BY x.listed_at DESC, x.tx_id";
 
     /** The newest pending deployment of a contract. */
     static final String FIND_PENDING_DEPLOY = "SELECT " + MempoolTxRow.COLUMNS + " FROM mempool_txs m"
             + " WHERE m.contract_id = :contractId AND m.tx_type = 'smart_contract' AND m.pruned = FALSE"
             + " ORDER BY m.receipt_time DESC LIMIT 1";
 
+    /** A page of a principal's pending transactions and their count. */
+    record PendingPage(long total, List<MempoolTxRow> rows) {
+    }
+
+    private final DataSource dataSource;
+
+    MempoolStore(DataSource dataSource) {
+        this.dataSource = DelegatingDataSource.unwrapDataSource(dataSource);
+    }
+
     @Query(FIND_BY_TX_IDS)
     abstract List<MempoolTxRow> findByTxIds(Collection<String> txIds);
 
-    @Query(FIND_PENDING_FOR)
-    abstract List<MempoolTxRow> findPendingFor(String principal, int limit, int offset);
-
-    @Query(COUNT_PENDING_FOR)
-    abstract Optional<Long> countPendingFor(String principal);
-
     @Query(FIND_PENDING_DEPLOY)
     abstract Optional<MempoolTxRow> findPendingDeploy(String contractId);
+
+    PendingPage pendingPage(String principal, int limit, int offset) {
+        long[] total = {0};
+        List<MempoolTxRow> rows = new ArrayList<>(limit);
+        PlainJdbc.query(dataSource, "query", PENDING_PAGE, ps -> {
+            ps.setString(1, principal);
+            ps.setString(2, principal);
+            ps.setInt(3, limit);
+            ps.setInt(4, offset);
+        }, rs -> {
+            total[0] = rs.getLong(1);
+            if (rs.getString(2) != null) { // NULLs: no transaction on this page
+                rows.add(MempoolTxRow.read(rs, 2));
+            }
+            return null;
+        });
+        return new PendingPage(total[0], rows);
+    }
 }
