@@ -7,7 +7,6 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 
 /** Read facade for contract deployment status, ABIs and log events. */
 @Singleton
@@ -25,15 +24,23 @@ public class ContractQueries {
         this.mempool = mempool;
     }
 
-    /** The latest canonical deployment attempt, else the pending one in the mempool. */
-    public Optional<ContractStatusRow> status(String contractId) {
-        Optional<ContractStatusRow> mined = contracts.latestDeploy(contractId)
-                .map(row -> new ContractStatusRow(contractId, row.txStatus(), row.txId(), row.blockHeight()));
-        if (mined.isPresent()) {
-            return mined;
+    /**
+     * For each contract, the latest canonical deployment attempt, else the pending one in the mempool;
+     * contracts with neither are left out. One statement for the mined attempts of all of them.
+     */
+    public Map<String, ContractStatusRow> statuses(Collection<String> contractIds) {
+        Map<String, ContractDeployRow> mined = contracts.latestDeploys(contractIds);
+        Map<String, ContractStatusRow> statuses = new HashMap<>();
+        for (String contractId : contractIds) {
+            ContractDeployRow row = mined.get(contractId);
+            if (row != null) {
+                statuses.put(contractId, new ContractStatusRow(contractId, row.txStatus(), row.txId(), row.blockHeight()));
+            } else {
+                mempool.findPendingDeploy(contractId).ifPresent(pending -> statuses.put(contractId,
+                        new ContractStatusRow(contractId, "pending", pending.txId(), null)));
+            }
         }
-        return mempool.findPendingDeploy(contractId)
-                .map(row -> new ContractStatusRow(contractId, "pending", row.txId(), null));
+        return statuses;
     }
 
     /**

@@ -9,7 +9,9 @@ import io.micronaut.data.repository.GenericRepository;
 import javax.sql.DataSource;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -35,10 +37,14 @@ abstract class ContractStore implements GenericRepository<ContractDeployRow, Str
             + " WHERE t.tx_id = :txId AND e.contract_id = :contractId AND e.canonical = TRUE"
             + " AND e.microblock_canonical = TRUE AND e.event_type = 'smart_contract_log'";
 
-    /** The latest canonical deployment attempt of a contract (contract status). */
-    static final String LATEST_DEPLOY = "SELECT " + ContractDeployRow.COLUMNS + " FROM smart_contracts"
-            + " WHERE contract_id = ? AND canonical = TRUE AND microblock_canonical = TRUE"
-            + " ORDER BY block_height DESC, microblock_sequence DESC, tx_index DESC LIMIT 1";
+    /**
+     * The canonical deployment attempts of the given contracts (contract status), each contract's latest
+     * first; {@code (:ids)} stands for as many placeholders as ids ({@link PlainJdbc#withIds}). One
+     * statement for the whole request, however many contracts it names.
+     */
+    static final String LATEST_DEPLOYS = "SELECT " + ContractDeployRow.COLUMNS + " FROM smart_contracts"
+            + " WHERE contract_id IN (:ids) AND canonical = TRUE AND microblock_canonical = TRUE"
+            + " ORDER BY contract_id, block_height DESC, microblock_sequence DESC, tx_index DESC";
 
     /**
      * A page of a contract's log events in one round trip: the contract's event count
@@ -81,9 +87,19 @@ abstract class ContractStore implements GenericRepository<ContractDeployRow, Str
     @Query(FIND_LOG_POSITION)
     abstract Optional<Long> findLogPosition(String contractId, String txId, int eventIndex);
 
-    Optional<ContractDeployRow> latestDeploy(String contractId) {
-        return PlainJdbc.first(PlainJdbc.query(dataSource, "query", LATEST_DEPLOY, ps -> ps.setString(1, contractId),
-                rs -> ContractDeployRow.read(rs, 1)));
+    /** The latest canonical deployment attempt of each of the given contracts that has one. */
+    Map<String, ContractDeployRow> latestDeploys(Collection<String> contractIds) {
+        List<String> ids = List.copyOf(contractIds);
+        Map<String, ContractDeployRow> latest = new HashMap<>();
+        if (ids.isEmpty()) {
+            return latest;
+        }
+        PlainJdbc.query(dataSource, "query", PlainJdbc.withIds(LATEST_DEPLOYS, ids.size()), ps -> {
+            for (int i = 0; i < ids.size(); i++) {
+                ps.setString(i + 1, ids.get(i));
+            }
+        }, rs -> latest.putIfAbsent(rs.getString(1), ContractDeployRow.read(rs, 1)));
+        return latest;
     }
 
     /**

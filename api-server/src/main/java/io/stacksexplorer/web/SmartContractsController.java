@@ -15,6 +15,7 @@ import io.stacksexplorer.server.model.ContractStatusLookupEntry;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 @Controller
 class SmartContractsController implements SmartContractsApi {
@@ -30,8 +31,10 @@ class SmartContractsController implements SmartContractsApi {
     @Override
     public Map<String, ContractStatusLookupEntry> getSmartContractsStatus(List<String> contractId) {
         Map<String, ContractStatusLookupEntry> answer = new LinkedHashMap<>();
-        for (String id : params.contractIds(contractId, "contract_id")) {
-            ContractStatusLookupEntry entry = contracts.status(id)
+        List<String> ids = params.contractIds(contractId, "contract_id");
+        Map<String, ContractQueries.ContractStatusRow> statuses = contracts.statuses(ids);
+        for (String id : ids) {
+            ContractStatusLookupEntry entry = Optional.ofNullable(statuses.get(id))
                     .map(row -> {
                         ContractStatus status = new ContractStatus(ContractDeploymentStatus.fromValue(row.status()),
                                 row.txId(), row.contractId());
