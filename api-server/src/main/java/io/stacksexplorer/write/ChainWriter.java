@@ -207,7 +207,7 @@ public class ChainWriter {
         committedCounters.clear();
         statistics.reset();
         inTransaction(sql -> {
-            for (String statement : WriteSql.CLEAR_DERIVED) {
+            for (WriteStatement statement : WriteSql.CLEAR_DERIVED) {
                 sql.update(statement);
             }
             return null;

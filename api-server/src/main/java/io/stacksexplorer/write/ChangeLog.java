@@ -5,6 +5,12 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 
+import static io.stacksexplorer.write.Table.CHANGE_LOG;
+import static io.stacksexplorer.write.Table.CHANGE_LOG_HEAD;
+import static io.stacksexplorer.write.Table.TXS;
+import static io.stacksexplorer.write.WriteStatement.reading;
+import static io.stacksexplorer.write.WriteStatement.writing;
+
 /**
  * Appends what a write changed to {@code change_log} (migration V200), inside the write's own
  * database transaction, so that a change and its log row become visible together. Subscriptions
@@ -19,13 +25,15 @@ final class ChangeLog {
     static final String KIND_TX = "tx";
 
     /** Takes {@code ?} positions; the row lock it takes orders the commits of concurrent writers. */
-    private static final String ADVANCE_HEAD = "UPDATE change_log_head SET position = position + ? WHERE id = 1";
-    private static final String HEAD = "SELECT position FROM change_log_head WHERE id = 1";
-    private static final String INSERT = "INSERT INTO change_log (position, kind, index_block_hash, tx_id, recorded_at)"
-            + " VALUES (?, ?, ?, ?, ?)";
+    private static final WriteStatement ADVANCE_HEAD = writing(CHANGE_LOG_HEAD).sql(
+            "UPDATE change_log_head SET position = position + ? WHERE id = 1");
+    private static final WriteStatement HEAD = reading(CHANGE_LOG_HEAD).sql(
+            "SELECT position FROM change_log_head WHERE id = 1");
+    private static final WriteStatement INSERT = writing(CHANGE_LOG).sql(
+            "INSERT INTO change_log (position, kind, index_block_hash, tx_id, recorded_at) VALUES (?, ?, ?, ?, ?)");
     /** The transactions of one block in chain order. */
-    private static final String TXS_OF_BLOCK = "SELECT tx_id FROM txs WHERE index_block_hash = ?"
-            + " ORDER BY microblock_sequence, tx_index";
+    private static final WriteStatement TXS_OF_BLOCK = reading(TXS).sql(
+            "SELECT tx_id FROM txs WHERE index_block_hash = ? ORDER BY microblock_sequence, tx_index");
 
     /** One change: {@code kind} with the block or transaction it concerns. */
     record Change(String kind, String indexBlockHash, String txId) {

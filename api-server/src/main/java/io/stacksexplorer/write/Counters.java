@@ -23,7 +23,7 @@ final class Counters {
      * one UPDATE per row: a replay sets about a thousand counters per database transaction, a
      * million statements for a million transactions.
      */
-    static void set(Statements sql, String update, String updateAll, String insert,
+    static void set(Statements sql, WriteStatement update, WriteStatement updateAll, WriteStatement insert,
                     List<Map.Entry<String, Long>> values) throws SQLException {
         if (values.isEmpty()) {
             return;
@@ -73,7 +73,7 @@ final class Counters {
      * PostgreSQL: one UPDATE over arrays of keys and values ({@code updateAll} returns the keys it
      * found), then an INSERT per key it did not find.
      */
-    private static void updateAllThenInsert(Statements sql, String updateAll, String insert,
+    private static void updateAllThenInsert(Statements sql, WriteStatement updateAll, WriteStatement insert,
                                             List<Map.Entry<String, Long>> values) throws SQLException {
         String[] keys = new String[values.size()];
         Long[] numbers = new Long[values.size()];
@@ -92,7 +92,7 @@ final class Counters {
     }
 
     /** UPDATE-then-INSERT upsert of counter rows keyed by one string. */
-    private static void add(Statements sql, String add, String insert, Map<String, Long> deltas)
+    private static void add(Statements sql, WriteStatement add, WriteStatement insert, Map<String, Long> deltas)
             throws SQLException {
         if (deltas.isEmpty()) {
             return;

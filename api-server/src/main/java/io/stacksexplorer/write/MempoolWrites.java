@@ -102,7 +102,7 @@ final class MempoolWrites {
                 }
             }
         }
-        for (String principal : sql.queryIn(WriteSql.MEMPOOL_PRINCIPALS_AMONG_PREFIX, unknownFacts,
+        for (String principal : sql.queryIn(WriteSql.MEMPOOL_PRINCIPALS_AMONG_IN_CHUNK, unknownFacts,
                 rs -> rs.getString(1))) {
             sql.addMempoolDelta(principal, -1);
         }
