@@ -56,8 +56,33 @@ final class CommittedCounters {
         tip = committed;
     }
 
+    /**
+     * What a committed transaction knew of two look-ups that find nothing on almost every block: no
+     * payload waits for its parent ({@link Statements#noDeferredPayloads}, null when not known) and
+     * no unanchored rows are served ({@link Statements#noServedUnanchored}). On the observer path each
+     * block is a transaction of its own, and asking both was two round trips and a transaction per
+     * block (the waiting-payloads check ran in one of its own after the block's).
+     */
+    private volatile Boolean noDeferredPayloads;
+    private volatile boolean noServedUnanchored;
+
+    Boolean noDeferredPayloads() {
+        return noDeferredPayloads;
+    }
+
+    boolean noServedUnanchored() {
+        return noServedUnanchored;
+    }
+
+    void commitLookups(Boolean noDeferred, boolean noUnanchored) {
+        noDeferredPayloads = noDeferred;
+        noServedUnanchored = noUnanchored;
+    }
+
     void clear() {
         byKind.values().forEach(Cache::invalidateAll);
         tip = null;
+        noDeferredPayloads = null;
+        noServedUnanchored = false;
     }
 }

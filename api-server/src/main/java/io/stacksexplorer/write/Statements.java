@@ -75,6 +75,9 @@ final class Statements implements AutoCloseable {
         this.connection = connection;
         this.committedCounters = committedCounters;
         this.pendingMempool = pendingMempool;
+        // Known from the last committed transaction (one writer: nothing else changes them).
+        this.noDeferredPayloads = committedCounters.noDeferredPayloads();
+        this.noServedUnanchored = committedCounters.noServedUnanchored();
         this.postgres = "PostgreSQL".equals(connection.getMetaData().getDatabaseProductName());
         // -Dstacks.write.copy=false: batched rows go as multi-row INSERTs on PostgreSQL too (for comparison).
         boolean copy = Boolean.parseBoolean(System.getProperty("stacks.write.copy", "true"));
@@ -94,6 +97,7 @@ final class Statements implements AutoCloseable {
         if (tip != null) {
             committedCounters.commitTip(tip);
         }
+        committedCounters.commitLookups(noDeferredPayloads, noServedUnanchored);
     }
 
     /**
@@ -172,6 +176,13 @@ final class Statements implements AutoCloseable {
         return positions;
     }
 
+    private final ChangeLog changeLog = new ChangeLog();
+
+    /** What this transaction changed, for subscriptions: appended to {@code change_log} by {@link #finish}. */
+    ChangeLog changeLog() {
+        return changeLog;
+    }
+
     /** Mempool transactions added in this transaction and not written yet (written by {@link #finish}). */
     UnwrittenMempool unwrittenMempool() {
         return unwrittenMempool;
@@ -209,8 +220,9 @@ final class Statements implements AutoCloseable {
 
     /**
      * True once this transaction knows that no served unanchored rows exist (it looked, or settled
-     * all it found, and wrote none since): anchor blocks then skip the look-up, which would send the
-     * transactions queued so far before every block.
+     * all it found, and wrote none since), or the last committed one did ({@link CommittedCounters}):
+     * anchor blocks then skip the look-up, which would send the transactions queued so far before
+     * every block.
      */
     private boolean noServedUnanchored;
 
@@ -310,6 +322,7 @@ final class Statements implements AutoCloseable {
         mempoolDeltas.values().removeIf(d -> d == 0);
         Counters.addMempoolCounts(this, mempoolDeltas);
         mempoolDeltas.clear();
+        changeLog.append(this);
         executeAllBatches();
     }
 
@@ -390,7 +403,10 @@ final class Statements implements AutoCloseable {
         return new MempoolKnowledge(known, mined);
     }
 
-    /** Whether no payload waits for its parent block: known for the rest of this transaction once read. */
+    /**
+     * Whether no payload waits for its parent block: known for the rest of this transaction once
+     * read, and from the last committed transaction's ({@link CommittedCounters}).
+     */
     private Boolean noDeferredPayloads;
 
     /**
