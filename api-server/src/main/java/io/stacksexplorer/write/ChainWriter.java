@@ -70,7 +70,7 @@ public class ChainWriter {
             // A kept block whose parent has arrived (or a rebuild): no longer waiting.
             undefer(sql, raw);
             if (!result.alreadyStored() && (pox.v1() != null || pox.v2() != null || pox.v3() != null)) {
-                sql.addBatch(WriteSql.SET_POX_UNLOCK_HEIGHTS, pox.v1(), pox.v2(), pox.v3());
+                sql.setPoxUnlockHeights(pox);
             }
             logChanges(sql, block, result);
             return result;

@@ -79,9 +79,24 @@ final class CommittedCounters {
         noServedUnanchored = noUnanchored;
     }
 
+    /**
+     * The PoX unlock heights chain_state holds as this writer last set them (null where not known).
+     * A node repeats them in every block payload: setting them again was an update per block.
+     */
+    private volatile PoxUnlockHeights pox = PoxUnlockHeights.NONE;
+
+    PoxUnlockHeights pox() {
+        return pox;
+    }
+
+    void commitPox(PoxUnlockHeights committed) {
+        pox = committed;
+    }
+
     void clear() {
         byKind.values().forEach(Cache::invalidateAll);
         tip = null;
+        pox = PoxUnlockHeights.NONE;
         noDeferredPayloads = null;
         noServedUnanchored = false;
     }

@@ -51,8 +51,17 @@ final class Counters {
      * principals' counts, 111,243 batched UPDATEs for 1,000,000 transactions.
      */
     static void addMempoolCounts(Statements sql, Map<String, Long> deltas) throws SQLException {
+        addMempoolCounts(sql, deltas, false);
+    }
+
+    /**
+     * Adds to the pending counts and, with {@code bumpVersion}, on PostgreSQL bumps the mempool's
+     * version in the same statement; returns whether it did (else the caller bumps it).
+     */
+    static boolean addMempoolCounts(Statements sql, Map<String, Long> deltas, boolean bumpVersion)
+            throws SQLException {
         if (deltas.isEmpty()) {
-            return;
+            return false;
         }
         if (sql.isPostgres()) {
             String[] keys = new String[deltas.size()];
@@ -62,11 +71,12 @@ final class Counters {
                 keys[i] = e.getKey();
                 numbers[i++] = e.getValue();
             }
-            sql.update(WriteSql.UPSERT_MEMPOOL_COUNTS_POSTGRESQL, sql.array("varchar", keys),
-                    sql.array("bigint", numbers));
-            return;
+            sql.update(bumpVersion ? WriteSql.UPSERT_MEMPOOL_COUNTS_BUMPING_VERSION_POSTGRESQL
+                    : WriteSql.UPSERT_MEMPOOL_COUNTS_POSTGRESQL, sql.array("varchar", keys), sql.array("bigint", numbers));
+            return bumpVersion;
         }
         add(sql, WriteSql.ADD_MEMPOOL_COUNT, WriteSql.INSERT_MEMPOOL_COUNT, deltas);
+        return false;
     }
 
     /**

@@ -90,8 +90,13 @@ final class MempoolWrites {
             return removed;
         }
         List<String> unknownFacts = new ArrayList<>();
+        if (sql.isPostgres()) {
+            sql.addBatch(WriteSql.SET_MINED_POSTGRESQL, sql.array("varchar", pending.toArray()));
+        }
         for (String txId : pending) {
-            sql.addBatch(WriteSql.SET_MEMPOOL_STATE, true, "pending", txId);
+            if (!sql.isPostgres()) {
+                sql.addBatch(WriteSql.SET_MEMPOOL_STATE, true, "pending", txId);
+            }
             sql.noLongerPending(txId);
             TxFacts facts = mined.get(txId);
             if (facts == null) {
@@ -106,8 +111,12 @@ final class MempoolWrites {
                 rs -> rs.getString(1))) {
             sql.addMempoolDelta(principal, -1);
         }
-        for (String txId : pending) {
-            sql.addBatch(WriteSql.DELETE_MEMPOOL_PRINCIPALS, txId);
+        if (sql.isPostgres()) {
+            sql.addBatch(WriteSql.DELETE_MEMPOOL_PRINCIPALS_OF_POSTGRESQL, sql.array("varchar", pending.toArray()));
+        } else {
+            for (String txId : pending) {
+                sql.addBatch(WriteSql.DELETE_MEMPOOL_PRINCIPALS, txId);
+            }
         }
         return true;
     }

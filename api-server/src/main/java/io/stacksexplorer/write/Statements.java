@@ -78,6 +78,7 @@ final class Statements implements AutoCloseable {
         // Known from the last committed transaction (one writer: nothing else changes them).
         this.noDeferredPayloads = committedCounters.noDeferredPayloads();
         this.noServedUnanchored = committedCounters.noServedUnanchored();
+        this.pox = committedCounters.pox();
         this.postgres = "PostgreSQL".equals(connection.getMetaData().getDatabaseProductName());
         // -Dstacks.write.copy=false: batched rows go as multi-row INSERTs on PostgreSQL too (for comparison).
         boolean copy = Boolean.parseBoolean(System.getProperty("stacks.write.copy", "true"));
@@ -98,6 +99,27 @@ final class Statements implements AutoCloseable {
             committedCounters.commitTip(tip);
         }
         committedCounters.commitLookups(noDeferredPayloads, noServedUnanchored);
+        committedCounters.commitPox(pox);
+    }
+
+    /** The PoX unlock heights chain_state holds as known to this transaction (null where not known). */
+    private PoxUnlockHeights pox;
+
+    /**
+     * Sets the PoX unlock heights a block reported (a null height leaves the stored one), unless
+     * chain_state holds each reported one already, as this writer last set it.
+     */
+    void setPoxUnlockHeights(PoxUnlockHeights reported) throws SQLException {
+        if (holds(pox.v1(), reported.v1()) && holds(pox.v2(), reported.v2()) && holds(pox.v3(), reported.v3())) {
+            return;
+        }
+        addBatch(WriteSql.SET_POX_UNLOCK_HEIGHTS, reported.v1(), reported.v2(), reported.v3());
+        pox = new PoxUnlockHeights(reported.v1() != null ? reported.v1() : pox.v1(),
+                reported.v2() != null ? reported.v2() : pox.v2(), reported.v3() != null ? reported.v3() : pox.v3());
+    }
+
+    private static boolean holds(Long stored, Long reported) {
+        return reported == null || reported.equals(stored);
     }
 
     /**
@@ -315,13 +337,13 @@ final class Statements implements AutoCloseable {
             positions.renumber();
             positions.storeCounters();
         }
-        if (mempoolChanged) {
-            update(WriteSql.BUMP_MEMPOOL_VERSION);
-            mempoolChanged = false;
-        }
         mempoolDeltas.values().removeIf(d -> d == 0);
-        Counters.addMempoolCounts(this, mempoolDeltas);
+        boolean bumped = Counters.addMempoolCounts(this, mempoolDeltas, mempoolChanged);
         mempoolDeltas.clear();
+        if (mempoolChanged && !bumped) {
+            update(WriteSql.BUMP_MEMPOOL_VERSION);
+        }
+        mempoolChanged = false;
         changeLog.append(this);
         executeAllBatches();
     }
