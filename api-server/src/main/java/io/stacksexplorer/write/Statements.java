@@ -474,6 +474,11 @@ final class Statements implements AutoCloseable {
         rowsWritten++;
     }
 
+    /** Rows written by one statement over arrays, counted as {@link #addBatch} counts its rows. */
+    void countRows(long rows) {
+        rowsWritten += rows;
+    }
+
     /** Rows this transaction wrote in batches (inserts, and updates of single rows). */
     long rowsWritten() {
         return rowsWritten;

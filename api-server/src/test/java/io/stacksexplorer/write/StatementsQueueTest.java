@@ -114,6 +114,44 @@ class StatementsQueueTest {
         }
     }
 
+    @Test
+    void poxHeightsAreSetOnlyWhenTheyDifferFromWhatThisWriterLastSet() throws SQLException {
+        try (Statement st = connection.createStatement()) {
+            st.execute("CREATE TABLE chain_state (id INT, pox_v1_unlock_height BIGINT, pox_v2_unlock_height BIGINT,"
+                    + " pox_v3_unlock_height BIGINT)");
+            st.execute("INSERT INTO chain_state VALUES (1, NULL, NULL, NULL)");
+        }
+        CommittedCounters committed = new CommittedCounters();
+        try (Statements first = new Statements(connection, committed)) {
+            first.setPoxUnlockHeights(new PoxUnlockHeights(10L, null, null));
+            first.setPoxUnlockHeights(new PoxUnlockHeights(10L, null, null));
+            assertEquals(1, first.rowsWritten(), "set once in the transaction");
+            first.finish();
+            connection.commit();
+            first.afterCommit();
+        }
+        try (Statements second = new Statements(connection, committed)) {
+            second.setPoxUnlockHeights(new PoxUnlockHeights(10L, null, null));
+            second.setPoxUnlockHeights(PoxUnlockHeights.NONE);
+            assertEquals(0, second.rowsWritten(), "held already, as the last commit left it");
+            second.setPoxUnlockHeights(new PoxUnlockHeights(null, 20L, null));
+            assertEquals(1, second.rowsWritten());
+            second.finish();
+        }
+        try (Statement st = connection.createStatement(); var rs = st.executeQuery(
+                "SELECT pox_v1_unlock_height, pox_v2_unlock_height, pox_v3_unlock_height FROM chain_state")) {
+            rs.next();
+            assertEquals(10L, rs.getLong(1));
+            assertEquals(20L, rs.getLong(2));
+            assertEquals(null, rs.getObject(3));
+        }
+        committed.clear();
+        try (Statements afterClear = new Statements(connection, committed)) {
+            afterClear.setPoxUnlockHeights(new PoxUnlockHeights(10L, null, null));
+            assertEquals(1, afterClear.rowsWritten(), "not known once cleared (a failed transaction, a rebuild)");
+        }
+    }
+
     /** Rows of {@code txId} in the table, read past {@link Statements} (so nothing queued is sent). */
     private long countOutsideTheQueue(String txId) throws SQLException {
         try (var ps = connection.prepareStatement(COUNT_OF_TX.sql())) {
