@@ -113,6 +113,7 @@ final class ChangeLog {
             }
             sql.update(APPEND_POSTGRESQL, count, count, now, sql.array("varchar", kinds),
                     sql.array("varchar", blocks), sql.array("varchar", txIds));
+            sql.countRows(count);
             changes.clear();
             return;
         }

@@ -92,6 +92,7 @@ final class MempoolWrites {
         List<String> unknownFacts = new ArrayList<>();
         if (sql.isPostgres()) {
             sql.addBatch(WriteSql.SET_MINED_POSTGRESQL, sql.array("varchar", pending.toArray()));
+            sql.countRows(pending.size() - 1);
         }
         for (String txId : pending) {
             if (!sql.isPostgres()) {
@@ -113,6 +114,7 @@ final class MempoolWrites {
         }
         if (sql.isPostgres()) {
             sql.addBatch(WriteSql.DELETE_MEMPOOL_PRINCIPALS_OF_POSTGRESQL, sql.array("varchar", pending.toArray()));
+            sql.countRows(pending.size() - 1);
         } else {
             for (String txId : pending) {
                 sql.addBatch(WriteSql.DELETE_MEMPOOL_PRINCIPALS, txId);

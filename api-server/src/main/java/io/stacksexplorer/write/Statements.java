@@ -474,7 +474,10 @@ final class Statements implements AutoCloseable {
         rowsWritten++;
     }
 
-    /** Rows written by one statement over arrays, counted as {@link #addBatch} counts its rows. */
+    /**
+     * Rows written by one statement over arrays, counted as {@link #addBatch} counts its rows (the
+     * ANALYZE schedule follows the count, StatisticsSchedule).
+     */
     void countRows(long rows) {
         rowsWritten += rows;
     }
