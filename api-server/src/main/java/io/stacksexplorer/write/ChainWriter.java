@@ -70,7 +70,7 @@ public class ChainWriter {
             // A kept block whose parent has arrived (or a rebuild): no longer waiting.
             undefer(sql, raw);
             if (!result.alreadyStored() && (pox.v1() != null || pox.v2() != null || pox.v3() != null)) {
-                sql.addBatch(WriteSql.SET_POX_UNLOCK_HEIGHTS, pox.v1(), pox.v2(), pox.v3());
+                sql.setPoxUnlockHeights(pox);
             }
             logChanges(sql, block, result);
             return result;
@@ -178,6 +178,10 @@ public class ChainWriter {
      * before their anchor, blocks that came before their parent), in arrival order.
      */
     public List<StoredPayload> deferredPayloads(String indexBlockHash) {
+        if (open.get() == null && Boolean.TRUE.equals(committedCounters.noDeferredPayloads())) {
+            // Known from the last commit: no transaction of its own just to find nothing.
+            return List.of();
+        }
         return inTransaction(sql -> {
             if (sql.noDeferredPayloads()) {
                 return List.of();
@@ -207,7 +211,7 @@ public class ChainWriter {
         committedCounters.clear();
         statistics.reset();
         inTransaction(sql -> {
-            for (String statement : WriteSql.CLEAR_DERIVED) {
+            for (WriteStatement statement : WriteSql.CLEAR_DERIVED) {
                 sql.update(statement);
             }
             return null;
@@ -297,7 +301,7 @@ public class ChainWriter {
                 || !block.indexBlockHash().equals(sql.tip().indexBlockHash())) {
             return;
         }
-        ChangeLog log = ChangeLog.of();
+        ChangeLog log = sql.changeLog();
         for (String orphaned : result.orphaned()) {
             log.txsLeaving(sql, orphaned);
         }
@@ -309,22 +313,19 @@ public class ChainWriter {
         for (NewTransaction tx : block.transactions()) {
             log.tx(tx.txId(), block.indexBlockHash());
         }
-        log.append(sql);
     }
 
     /** Delivered mempool transactions; ones that were not added (known, mined) are skipped when served. */
     private static void logMempool(Statements sql, List<NewMempoolTransaction> txs) throws SQLException {
-        ChangeLog.of().mempool(txs.stream().map(tx -> tx.txId() != null ? tx.txId()
-                : io.stacksexplorer.codec.Sha512_256.txId(io.stacksexplorer.codec.Hex.decode(tx.rawTx()))).toList())
-                .append(sql);
+        sql.changeLog().mempool(txs.stream().map(tx -> tx.txId() != null ? tx.txId()
+                : io.stacksexplorer.codec.Sha512_256.txId(io.stacksexplorer.codec.Hex.decode(tx.rawTx()))).toList());
     }
 
     private static void logDropped(Statements sql, Collection<String> txIds) throws SQLException {
-        ChangeLog log = ChangeLog.of();
+        ChangeLog log = sql.changeLog();
         for (String txId : txIds) {
             log.tx(txId, null);
         }
-        log.append(sql);
     }
 
     // --- raw payloads ---------------------------------------------------------------------------

@@ -5,6 +5,12 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 
+import static io.stacksexplorer.write.Table.CHANGE_LOG;
+import static io.stacksexplorer.write.Table.CHANGE_LOG_HEAD;
+import static io.stacksexplorer.write.Table.TXS;
+import static io.stacksexplorer.write.WriteStatement.reading;
+import static io.stacksexplorer.write.WriteStatement.writing;
+
 /**
  * Appends what a write changed to {@code change_log} (migration V200), inside the write's own
  * database transaction, so that a change and its log row become visible together. Subscriptions
@@ -19,13 +25,25 @@ final class ChangeLog {
     static final String KIND_TX = "tx";
 
     /** Takes {@code ?} positions; the row lock it takes orders the commits of concurrent writers. */
-    private static final String ADVANCE_HEAD = "UPDATE change_log_head SET position = position + ? WHERE id = 1";
-    private static final String HEAD = "SELECT position FROM change_log_head WHERE id = 1";
-    private static final String INSERT = "INSERT INTO change_log (position, kind, index_block_hash, tx_id, recorded_at)"
-            + " VALUES (?, ?, ?, ?, ?)";
+    private static final WriteStatement ADVANCE_HEAD = writing(CHANGE_LOG_HEAD).sql(
+            "UPDATE change_log_head SET position = position + ? WHERE id = 1");
+    private static final WriteStatement HEAD = reading(CHANGE_LOG_HEAD).sql(
+            "SELECT position FROM change_log_head WHERE id = 1");
+    private static final WriteStatement INSERT = writing(CHANGE_LOG).sql(
+            "INSERT INTO change_log (position, kind, index_block_hash, tx_id, recorded_at) VALUES (?, ?, ?, ?, ?)");
+    /**
+     * PostgreSQL: the head advanced by {@code ?} positions and the rows at them, in one round trip
+     * instead of three. Takes the count (twice), the time and the arrays of kinds, blocks and
+     * transaction ids in order: row n (from 1) gets position head - count + n.
+     */
+    private static final WriteStatement APPEND_POSTGRESQL = writing(CHANGE_LOG_HEAD, CHANGE_LOG).sql("""
+            WITH head AS (UPDATE change_log_head SET position = position + ? WHERE id = 1 RETURNING position)
+            INSERT INTO change_log (position, kind, index_block_hash, tx_id, recorded_at)
+            SELECT head.position - ? + c.n, c.kind, c.block, c.tx, ?
+            FROM head, UNNEST(?::varchar[], ?::varchar[], ?::varchar[]) WITH ORDINALITY AS c (kind, block, tx, n)""");
     /** The transactions of one block in chain order. */
-    private static final String TXS_OF_BLOCK = "SELECT tx_id FROM txs WHERE index_block_hash = ?"
-            + " ORDER BY microblock_sequence, tx_index";
+    private static final WriteStatement TXS_OF_BLOCK = reading(TXS).sql(
+            "SELECT tx_id FROM txs WHERE index_block_hash = ? ORDER BY microblock_sequence, tx_index");
 
     /** One change: {@code kind} with the block or transaction it concerns. */
     record Change(String kind, String indexBlockHash, String txId) {
@@ -33,11 +51,8 @@ final class ChangeLog {
 
     private final List<Change> changes = new ArrayList<>();
 
-    private ChangeLog() {
-    }
-
-    static ChangeLog of() {
-        return new ChangeLog();
+    /** Empty; one per database transaction ({@link Statements#changeLog}). */
+    ChangeLog() {
     }
 
     ChangeLog block(String indexBlockHash) {
@@ -74,15 +89,36 @@ final class ChangeLog {
         return this;
     }
 
-    /** Appends the changes, in the order they were added, at the next positions. */
+    /**
+     * Appends the changes, in the order they were added, at the next positions: once per database
+     * transaction, by {@link Statements#finish} (a replay's transaction holds many blocks). On
+     * PostgreSQL one statement takes the positions and inserts the rows; on H2 the head is advanced,
+     * read back, and the rows are batched.
+     */
     void append(Statements sql) throws SQLException {
         if (changes.isEmpty()) {
             return;
         }
-        sql.update(ADVANCE_HEAD, changes.size());
-        long last = sql.query(HEAD, rs -> rs.getLong(1)).get(0);
-        long position = last - changes.size();
         long now = System.currentTimeMillis();
+        int count = changes.size();
+        if (sql.isPostgres()) {
+            String[] kinds = new String[count];
+            String[] blocks = new String[count];
+            String[] txIds = new String[count];
+            for (int i = 0; i < count; i++) {
+                Change change = changes.get(i);
+                kinds[i] = change.kind();
+                blocks[i] = change.indexBlockHash();
+                txIds[i] = change.txId();
+            }
+            sql.update(APPEND_POSTGRESQL, count, count, now, sql.array("varchar", kinds),
+                    sql.array("varchar", blocks), sql.array("varchar", txIds));
+            sql.countRows(count);
+            changes.clear();
+            return;
+        }
+        sql.update(ADVANCE_HEAD, count);
+        long position = sql.query(HEAD, rs -> rs.getLong(1)).get(0) - count;
         for (Change change : changes) {
             sql.addBatch(INSERT, ++position, change.kind(), change.indexBlockHash(), change.txId(), now);
         }

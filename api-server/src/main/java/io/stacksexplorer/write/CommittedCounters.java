@@ -56,8 +56,48 @@ final class CommittedCounters {
         tip = committed;
     }
 
+    /**
+     * What a committed transaction knew of two look-ups that find nothing on almost every block: no
+     * payload waits for its parent ({@link Statements#noDeferredPayloads}, null when not known) and
+     * no unanchored rows are served ({@link Statements#noServedUnanchored}). On the observer path each
+     * block is a transaction of its own, and asking both was two round trips and a transaction per
+     * block (the waiting-payloads check ran in one of its own after the block's).
+     */
+    private volatile Boolean noDeferredPayloads;
+    private volatile boolean noServedUnanchored;
+
+    Boolean noDeferredPayloads() {
+        return noDeferredPayloads;
+    }
+
+    boolean noServedUnanchored() {
+        return noServedUnanchored;
+    }
+
+    void commitLookups(Boolean noDeferred, boolean noUnanchored) {
+        noDeferredPayloads = noDeferred;
+        noServedUnanchored = noUnanchored;
+    }
+
+    /**
+     * The PoX unlock heights chain_state holds as this writer last set them (null where not known).
+     * A node repeats them in every block payload: setting them again was an update per block.
+     */
+    private volatile PoxUnlockHeights pox = PoxUnlockHeights.NONE;
+
+    PoxUnlockHeights pox() {
+        return pox;
+    }
+
+    void commitPox(PoxUnlockHeights committed) {
+        pox = committed;
+    }
+
     void clear() {
         byKind.values().forEach(Cache::invalidateAll);
         tip = null;
+        pox = PoxUnlockHeights.NONE;
+        noDeferredPayloads = null;
+        noServedUnanchored = false;
     }
 }

@@ -23,7 +23,7 @@ final class Counters {
      * one UPDATE per row: a replay sets about a thousand counters per database transaction, a
      * million statements for a million transactions.
      */
-    static void set(Statements sql, String update, String updateAll, String insert,
+    static void set(Statements sql, WriteStatement update, WriteStatement updateAll, WriteStatement insert,
                     List<Map.Entry<String, Long>> values) throws SQLException {
         if (values.isEmpty()) {
             return;
@@ -51,8 +51,17 @@ final class Counters {
      * principals' counts, 111,243 batched UPDATEs for 1,000,000 transactions.
      */
     static void addMempoolCounts(Statements sql, Map<String, Long> deltas) throws SQLException {
+        addMempoolCounts(sql, deltas, false);
+    }
+
+    /**
+     * Adds to the pending counts and, with {@code bumpVersion}, on PostgreSQL bumps the mempool's
+     * version in the same statement; returns whether it did (else the caller bumps it).
+     */
+    static boolean addMempoolCounts(Statements sql, Map<String, Long> deltas, boolean bumpVersion)
+            throws SQLException {
         if (deltas.isEmpty()) {
-            return;
+            return false;
         }
         if (sql.isPostgres()) {
             String[] keys = new String[deltas.size()];
@@ -62,18 +71,19 @@ final class Counters {
                 keys[i] = e.getKey();
                 numbers[i++] = e.getValue();
             }
-            sql.update(WriteSql.UPSERT_MEMPOOL_COUNTS_POSTGRESQL, sql.array("varchar", keys),
-                    sql.array("bigint", numbers));
-            return;
+            sql.update(bumpVersion ? WriteSql.UPSERT_MEMPOOL_COUNTS_BUMPING_VERSION_POSTGRESQL
+                    : WriteSql.UPSERT_MEMPOOL_COUNTS_POSTGRESQL, sql.array("varchar", keys), sql.array("bigint", numbers));
+            return bumpVersion;
         }
         add(sql, WriteSql.ADD_MEMPOOL_COUNT, WriteSql.INSERT_MEMPOOL_COUNT, deltas);
+        return false;
     }
 
     /**
      * PostgreSQL: one UPDATE over arrays of keys and values ({@code updateAll} returns the keys it
      * found), then an INSERT per key it did not find.
      */
-    private static void updateAllThenInsert(Statements sql, String updateAll, String insert,
+    private static void updateAllThenInsert(Statements sql, WriteStatement updateAll, WriteStatement insert,
                                             List<Map.Entry<String, Long>> values) throws SQLException {
         String[] keys = new String[values.size()];
         Long[] numbers = new Long[values.size()];
@@ -92,7 +102,7 @@ final class Counters {
     }
 
     /** UPDATE-then-INSERT upsert of counter rows keyed by one string. */
-    private static void add(Statements sql, String add, String insert, Map<String, Long> deltas)
+    private static void add(Statements sql, WriteStatement add, WriteStatement insert, Map<String, Long> deltas)
             throws SQLException {
         if (deltas.isEmpty()) {
             return;

@@ -90,8 +90,14 @@ final class MempoolWrites {
             return removed;
         }
         List<String> unknownFacts = new ArrayList<>();
+        if (sql.isPostgres()) {
+            sql.addBatch(WriteSql.SET_MINED_POSTGRESQL, sql.array("varchar", pending.toArray()));
+            sql.countRows(pending.size() - 1);
+        }
         for (String txId : pending) {
-            sql.addBatch(WriteSql.SET_MEMPOOL_STATE, true, "pending", txId);
+            if (!sql.isPostgres()) {
+                sql.addBatch(WriteSql.SET_MEMPOOL_STATE, true, "pending", txId);
+            }
             sql.noLongerPending(txId);
             TxFacts facts = mined.get(txId);
             if (facts == null) {
@@ -102,12 +108,17 @@ final class MempoolWrites {
                 }
             }
         }
-        for (String principal : sql.queryIn(WriteSql.MEMPOOL_PRINCIPALS_AMONG_PREFIX, unknownFacts,
+        for (String principal : sql.queryIn(WriteSql.MEMPOOL_PRINCIPALS_AMONG_IN_CHUNK, unknownFacts,
                 rs -> rs.getString(1))) {
             sql.addMempoolDelta(principal, -1);
         }
-        for (String txId : pending) {
-            sql.addBatch(WriteSql.DELETE_MEMPOOL_PRINCIPALS, txId);
+        if (sql.isPostgres()) {
+            sql.addBatch(WriteSql.DELETE_MEMPOOL_PRINCIPALS_OF_POSTGRESQL, sql.array("varchar", pending.toArray()));
+            sql.countRows(pending.size() - 1);
+        } else {
+            for (String txId : pending) {
+                sql.addBatch(WriteSql.DELETE_MEMPOOL_PRINCIPALS, txId);
+            }
         }
         return true;
     }

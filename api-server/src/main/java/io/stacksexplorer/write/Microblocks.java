@@ -39,9 +39,9 @@ final class Microblocks {
             microblockHashes.add(tx.microblockHash());
             txIds.add(tx.txId());
         }
-        Set<String> confirmed = new HashSet<>(sql.queryIn(WriteSql.CONFIRMED_MICROBLOCKS_PREFIX, microblockHashes,
+        Set<String> confirmed = new HashSet<>(sql.queryIn(WriteSql.CONFIRMED_MICROBLOCKS_IN_CHUNK, microblockHashes,
                 rs -> rs.getString(1)));
-        Set<String> stored = new HashSet<>(sql.queryIn(WriteSql.TX_ROWS_PREFIX, txIds,
+        Set<String> stored = new HashSet<>(sql.queryIn(WriteSql.TX_ROWS_IN_CHUNK, txIds,
                 rs -> rs.getString(1) + "/" + rs.getString(2)));
         for (NewTransaction tx : micro.transactions()) {
             if (confirmed.contains(tx.microblockHash()) || !stored.add(tx.txId() + "/" + tx.microblockHash())) {
@@ -118,7 +118,7 @@ final class Microblocks {
         for (String hash : served) {
             positions.dirty(hash);
             if (!confirmed.contains(hash)) {
-                for (String statement : List.of(WriteSql.SET_TXS_MICROBLOCK_CANONICAL,
+                for (WriteStatement statement : List.of(WriteSql.SET_TXS_MICROBLOCK_CANONICAL,
                         WriteSql.SET_EVENTS_MICROBLOCK_CANONICAL, WriteSql.SET_PRINCIPAL_TXS_MICROBLOCK_CANONICAL,
                         WriteSql.SET_CONTRACTS_MICROBLOCK_CANONICAL)) {
                     sql.update(statement, false, hash);
@@ -127,7 +127,7 @@ final class Microblocks {
         }
         Map<String, UnanchoredPlace> places = new java.util.HashMap<>();
         if (!confirmed.isEmpty()) {
-            for (Object[] row : sql.queryIn(WriteSql.UNANCHORED_PLACES_PREFIX, confirmed,
+            for (Object[] row : sql.queryIn(WriteSql.UNANCHORED_PLACES_IN_CHUNK, confirmed,
                     rs -> new Object[]{rs.getString(1), rs.getString(2), rs.getInt(3), rs.getLong(4)})) {
                 places.put(UnanchoredPlace.key((String) row[0], (String) row[1]),
                         new UnanchoredPlace((Integer) row[2], (Long) row[3]));
@@ -135,7 +135,7 @@ final class Microblocks {
         }
         // The confirmed streams' unanchored rows, served or not, are replaced by the block's own rows.
         for (String hash : confirmed) {
-            for (String statement : List.of(WriteSql.DELETE_EVENTS_OF, WriteSql.DELETE_PRINCIPAL_TXS_OF,
+            for (WriteStatement statement : List.of(WriteSql.DELETE_EVENTS_OF, WriteSql.DELETE_PRINCIPAL_TXS_OF,
                     WriteSql.DELETE_CONTRACTS_OF, WriteSql.DELETE_TXS_OF)) {
                 sql.update(statement, hash);
             }

@@ -38,17 +38,18 @@ final class Positions {
          * then block_height, microblock_sequence, tx_index, then the current position.
          */
         final int keyColumns;
-        final String keysOfBlock;
-        final String renumberFrom;
-        final String servedInBlock;
-        final String setPosition;
-        final String count;
-        final String setCount;
-        final String setCountsPostgresql;
-        final String insertCount;
+        final WriteStatement keysOfBlock;
+        final WriteStatement renumberFrom;
+        final WriteStatement servedInBlock;
+        final WriteStatement setPosition;
+        final WriteStatement count;
+        final WriteStatement setCount;
+        final WriteStatement setCountsPostgresql;
+        final WriteStatement insertCount;
 
-        Kind(int keyColumns, String keysOfBlock, String renumberFrom, String servedInBlock,
-             String setPosition, String count, String setCount, String setCountsPostgresql, String insertCount) {
+        Kind(int keyColumns, WriteStatement keysOfBlock, WriteStatement renumberFrom, WriteStatement servedInBlock,
+             WriteStatement setPosition, WriteStatement count, WriteStatement setCount,
+             WriteStatement setCountsPostgresql, WriteStatement insertCount) {
             this.keyColumns = keyColumns;
             this.keysOfBlock = keysOfBlock;
             this.renumberFrom = renumberFrom;
@@ -140,8 +141,9 @@ final class Positions {
                 }
             }
         }
-        String prefix = kind == Kind.HISTORY ? WriteSql.PRINCIPAL_COUNTS_PREFIX : WriteSql.CONTRACT_LOG_COUNTS_PREFIX;
-        for (Object[] row : sql.queryIn(prefix, missing, rs -> new Object[]{rs.getString(1), rs.getLong(2)})) {
+        WriteStatement counts = kind == Kind.HISTORY ? WriteSql.PRINCIPAL_COUNTS_IN_CHUNK
+                : WriteSql.CONTRACT_LOG_COUNTS_IN_CHUNK;
+        for (Object[] row : sql.queryIn(counts, missing, rs -> new Object[]{rs.getString(1), rs.getLong(2)})) {
             top.put((String) row[0], (Long) row[1]);
             loaded.get(kind).put((String) row[0], (Long) row[1]);
         }

@@ -75,7 +75,7 @@ final class Reorgs {
     private static void setCanonical(Statements sql, String indexBlockHash, boolean canonical, Positions positions)
             throws SQLException {
         positions.dirty(indexBlockHash);
-        for (String statement : List.of(WriteSql.SET_BLOCK_CANONICAL, WriteSql.SET_TXS_CANONICAL,
+        for (WriteStatement statement : List.of(WriteSql.SET_BLOCK_CANONICAL, WriteSql.SET_TXS_CANONICAL,
                 WriteSql.SET_EVENTS_CANONICAL, WriteSql.SET_PRINCIPAL_TXS_CANONICAL,
                 WriteSql.SET_CONTRACTS_CANONICAL)) {
             sql.update(statement, canonical, indexBlockHash);

@@ -16,10 +16,6 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
-import java.util.Locale;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.Set;
 import java.util.List;
 import java.util.Map;
@@ -29,8 +25,9 @@ import java.util.Map;
  * prepared statements are cached per SQL text for the life of one transaction and rows are
  * batched, which is what makes replay fast.
  *
- * <p>Batched rows stay queued until a statement needs them: any statement that names a table
- * first sends the rows queued for that table ({@link #flushFor}), in the order they were queued,
+ * <p>Batched rows stay queued until a statement needs them: a statement first sends the rows
+ * queued by statements whose declared tables conflict with its own ({@link WriteStatement#mustPrecede}:
+ * one writes a table the other reads or writes), in the order they were queued ({@link #flushFor}),
  * and {@link #finish} sends the rest. So the rows of many blocks travel in one COPY per table
  * instead of one per block, and every read still sees every write made before it.
  */
@@ -45,12 +42,12 @@ final class Statements implements AutoCloseable {
     private final Connection connection;
     private final Map<String, PreparedStatement> prepared = new HashMap<>();
     /** Statements with queued rows, in the order their first row was queued. */
-    private final Map<String, Integer> pendingBatches = new LinkedHashMap<>();
+    private final Map<WriteStatement, Integer> pendingBatches = new LinkedHashMap<>();
     /**
      * PostgreSQL: the rows of each plain INSERT, queued as COPY text instead of bound parameters
      * ({@link CopyRows}); {@link #NOT_COPIED} for statements that stay INSERTs. Null on H2.
      */
-    private final Map<String, CopyRows> copies;
+    private final Map<WriteStatement, CopyRows> copies;
     private final boolean postgres;
     private static final CopyRows NOT_COPIED = CopyRows.forInsert("INSERT INTO none (x) VALUES (?)");
     /** Rows queued by {@link #addBatch} in this transaction (for {@link StatisticsSchedule}). */
@@ -78,6 +75,10 @@ final class Statements implements AutoCloseable {
         this.connection = connection;
         this.committedCounters = committedCounters;
         this.pendingMempool = pendingMempool;
+        // Known from the last committed transaction (one writer: nothing else changes them).
+        this.noDeferredPayloads = committedCounters.noDeferredPayloads();
+        this.noServedUnanchored = committedCounters.noServedUnanchored();
+        this.pox = committedCounters.pox();
         this.postgres = "PostgreSQL".equals(connection.getMetaData().getDatabaseProductName());
         // -Dstacks.write.copy=false: batched rows go as multi-row INSERTs on PostgreSQL too (for comparison).
         boolean copy = Boolean.parseBoolean(System.getProperty("stacks.write.copy", "true"));
@@ -97,6 +98,28 @@ final class Statements implements AutoCloseable {
         if (tip != null) {
             committedCounters.commitTip(tip);
         }
+        committedCounters.commitLookups(noDeferredPayloads, noServedUnanchored);
+        committedCounters.commitPox(pox);
+    }
+
+    /** The PoX unlock heights chain_state holds as known to this transaction (null where not known). */
+    private PoxUnlockHeights pox;
+
+    /**
+     * Sets the PoX unlock heights a block reported (a null height leaves the stored one), unless
+     * chain_state holds each reported one already, as this writer last set it.
+     */
+    void setPoxUnlockHeights(PoxUnlockHeights reported) throws SQLException {
+        if (holds(pox.v1(), reported.v1()) && holds(pox.v2(), reported.v2()) && holds(pox.v3(), reported.v3())) {
+            return;
+        }
+        addBatch(WriteSql.SET_POX_UNLOCK_HEIGHTS, reported.v1(), reported.v2(), reported.v3());
+        pox = new PoxUnlockHeights(reported.v1() != null ? reported.v1() : pox.v1(),
+                reported.v2() != null ? reported.v2() : pox.v2(), reported.v3() != null ? reported.v3() : pox.v3());
+    }
+
+    private static boolean holds(Long stored, Long reported) {
+        return reported == null || reported.equals(stored);
     }
 
     /**
@@ -155,7 +178,7 @@ final class Statements implements AutoCloseable {
      */
     Set<String> pendingAmong(Collection<String> txIds) throws SQLException {
         if (!pendingMempool.known()) {
-            return new HashSet<>(queryIn(WriteSql.PENDING_AMONG_PREFIX, txIds, rs -> rs.getString(1)));
+            return new HashSet<>(queryIn(WriteSql.PENDING_AMONG_IN_CHUNK, txIds, rs -> rs.getString(1)));
         }
         Set<String> pending = new HashSet<>();
         for (String txId : txIds) {
@@ -173,6 +196,13 @@ final class Statements implements AutoCloseable {
             positions = new Positions(this, committedCounters);
         }
         return positions;
+    }
+
+    private final ChangeLog changeLog = new ChangeLog();
+
+    /** What this transaction changed, for subscriptions: appended to {@code change_log} by {@link #finish}. */
+    ChangeLog changeLog() {
+        return changeLog;
     }
 
     /** Mempool transactions added in this transaction and not written yet (written by {@link #finish}). */
@@ -212,8 +242,9 @@ final class Statements implements AutoCloseable {
 
     /**
      * True once this transaction knows that no served unanchored rows exist (it looked, or settled
-     * all it found, and wrote none since): anchor blocks then skip the look-up, which would send the
-     * transactions queued so far before every block.
+     * all it found, and wrote none since), or the last committed one did ({@link CommittedCounters}):
+     * anchor blocks then skip the look-up, which would send the transactions queued so far before
+     * every block.
      */
     private boolean noServedUnanchored;
 
@@ -242,7 +273,7 @@ final class Statements implements AutoCloseable {
                 unknown.add(hash);
             }
         }
-        storedPayloads.addAll(queryIn(WriteSql.NODE_EVENTS_STORED_PREFIX, unknown, rs -> rs.getString(1)));
+        storedPayloads.addAll(queryIn(WriteSql.NODE_EVENTS_STORED_IN_CHUNK, unknown, rs -> rs.getString(1)));
     }
 
     /**
@@ -278,7 +309,7 @@ final class Statements implements AutoCloseable {
         if (unknown.isEmpty()) {
             return;
         }
-        List<String> stored = queryIn(WriteSql.BLOCKS_STORED_PREFIX, unknown, rs -> rs.getString(1));
+        List<String> stored = queryIn(WriteSql.BLOCKS_STORED_IN_CHUNK, unknown, rs -> rs.getString(1));
         unknown.removeAll(stored);
         absentBlocks.addAll(unknown);
     }
@@ -306,29 +337,27 @@ final class Statements implements AutoCloseable {
             positions.renumber();
             positions.storeCounters();
         }
-        if (mempoolChanged) {
-            update(WriteSql.BUMP_MEMPOOL_VERSION);
-            mempoolChanged = false;
-        }
         mempoolDeltas.values().removeIf(d -> d == 0);
-        Counters.addMempoolCounts(this, mempoolDeltas);
+        boolean bumped = Counters.addMempoolCounts(this, mempoolDeltas, mempoolChanged);
         mempoolDeltas.clear();
+        if (mempoolChanged && !bumped) {
+            update(WriteSql.BUMP_MEMPOOL_VERSION);
+        }
+        mempoolChanged = false;
+        changeLog.append(this);
         executeAllBatches();
     }
 
     /** Keys per chunk of {@link #queryIn}. */
     static final int CHUNK = 64;
 
-    /** The placeholders of one chunk of keys: "?, …, ?" ({@value #CHUNK} of them). */
-    static final String CHUNK_PLACEHOLDERS = String.join(", ", java.util.Collections.nCopies(CHUNK, "?"));
-
     /**
-     * Runs {@code prefix} + "?, …, ?)" for {@code keys}, {@value #CHUNK} keys per query (unused
-     * places bound to NULL, so one prepared statement serves every chunk): a bulk existence check
-     * in a few round trips instead of one per key.
+     * Runs {@code inChunk}, whose parameters are {@value #CHUNK} places for keys, for {@code keys},
+     * a chunk per query (unused places bound to NULL, so one prepared statement serves every
+     * chunk): a bulk existence check in a few round trips instead of one per key.
      */
-    <T> List<T> queryIn(String prefix, Collection<String> keys, RowMapper<T> mapper) throws SQLException {
-        return queryChunks(prefix + CHUNK_PLACEHOLDERS + ")", CHUNK, keys, 1, true, mapper);
+    <T> List<T> queryIn(WriteStatement inChunk, Collection<String> keys, RowMapper<T> mapper) throws SQLException {
+        return queryChunks(inChunk, CHUNK, keys, 1, true, mapper);
     }
 
     /**
@@ -336,7 +365,7 @@ final class Statements implements AutoCloseable {
      * placeholders, once per chunk of {@code keys}, each group bound to the chunk (unused places to
      * NULL). With {@code flush}, the rows queued for its tables are sent first ({@link #query}).
      */
-    private <T> List<T> queryChunks(String sql, int chunk, Collection<String> keys, int bindings, boolean flush,
+    private <T> List<T> queryChunks(WriteStatement sql, int chunk, Collection<String> keys, int bindings, boolean flush,
                                     RowMapper<T> mapper) throws SQLException {
         List<String> list = new ArrayList<>(keys);
         List<T> rows = new ArrayList<>();
@@ -363,15 +392,6 @@ final class Statements implements AutoCloseable {
         queuedCanonicalTxs.add(txId);
     }
 
-    /** {@link WriteSql#mempoolKnownOrMined} for 1, 2, 4 … {@value #CHUNK} places, by log2 of the places. */
-    private static final String[] KNOWN_OR_MINED_BY_PLACES = new String[Integer.numberOfTrailingZeros(CHUNK) + 1];
-
-    static {
-        for (int i = 0; i < KNOWN_OR_MINED_BY_PLACES.length; i++) {
-            KNOWN_OR_MINED_BY_PLACES[i] = WriteSql.mempoolKnownOrMined(1 << i);
-        }
-    }
-
     /** What the mempool check of new transactions learns ({@link #mempoolKnownOrMined}). */
     record MempoolKnowledge(Set<String> known, Set<String> mined) {
     }
@@ -392,7 +412,8 @@ final class Statements implements AutoCloseable {
         Set<String> known = new HashSet<>();
         Set<String> mined = new HashSet<>();
         int places = txIds.size() <= 1 ? 1 : Math.min(CHUNK, Integer.highestOneBit(txIds.size() - 1) << 1);
-        for (Object[] row : queryChunks(KNOWN_OR_MINED_BY_PLACES[Integer.numberOfTrailingZeros(places)], places,
+        for (Object[] row : queryChunks(
+                WriteSql.MEMPOOL_KNOWN_OR_MINED_BY_LOG2_PLACES.get(Integer.numberOfTrailingZeros(places)), places,
                 txIds, 2, false, rs -> new Object[]{rs.getString(1), rs.getInt(2)})) {
             ((Integer) row[1] == 1 ? mined : known).add((String) row[0]);
         }
@@ -404,7 +425,10 @@ final class Statements implements AutoCloseable {
         return new MempoolKnowledge(known, mined);
     }
 
-    /** Whether no payload waits for its parent block: known for the rest of this transaction once read. */
+    /**
+     * Whether no payload waits for its parent block: known for the rest of this transaction once
+     * read, and from the last committed transaction's ({@link CommittedCounters}).
+     */
     private Boolean noDeferredPayloads;
 
     /**
@@ -428,14 +452,14 @@ final class Statements implements AutoCloseable {
         return connection.createArrayOf(type, values);
     }
 
-    int update(String sql, Object... params) throws SQLException {
+    int update(WriteStatement sql, Object... params) throws SQLException {
         flushFor(sql);
         PreparedStatement ps = prepare(sql);
         bind(ps, params);
         return ps.executeUpdate();
     }
 
-    void addBatch(String sql, Object... params) throws SQLException {
+    void addBatch(WriteStatement sql, Object... params) throws SQLException {
         CopyRows copy = copyOf(sql);
         if (copy != null) {
             copy.add(params);
@@ -450,6 +474,14 @@ final class Statements implements AutoCloseable {
         rowsWritten++;
     }
 
+    /**
+     * Rows written by one statement over arrays, counted as {@link #addBatch} counts its rows (the
+     * ANALYZE schedule follows the count, StatisticsSchedule).
+     */
+    void countRows(long rows) {
+        rowsWritten += rows;
+    }
+
     /** Rows this transaction wrote in batches (inserts, and updates of single rows). */
     long rowsWritten() {
         return rowsWritten;
@@ -459,7 +491,7 @@ final class Statements implements AutoCloseable {
      * Runs the queued rows of one statement, after the rows queued before them for the same table;
      * returns the update count per row.
      */
-    int[] executeBatch(String sql) throws SQLException {
+    int[] executeBatch(WriteStatement sql) throws SQLException {
         if (!pendingBatches.containsKey(sql)) {
             return new int[0];
         }
@@ -476,13 +508,13 @@ final class Statements implements AutoCloseable {
     }
 
     /** The COPY rows of {@code sql}, or null when its rows are bound to the INSERT (H2, or not a plain INSERT). */
-    private CopyRows copyOf(String sql) {
+    private CopyRows copyOf(WriteStatement sql) {
         if (copies == null) {
             return null;
         }
         CopyRows copy = copies.get(sql);
         if (copy == null) {
-            copy = CopyRows.forInsert(sql);
+            copy = CopyRows.forInsert(sql.sql());
             copies.put(sql, copy == null ? NOT_COPIED : copy);
         }
         return copy == NOT_COPIED ? null : copy;
@@ -517,76 +549,49 @@ final class Statements implements AutoCloseable {
     }
 
     void executeAllBatches() throws SQLException {
-        for (String sql : new ArrayList<>(pendingBatches.keySet())) {
+        for (WriteStatement sql : new ArrayList<>(pendingBatches.keySet())) {
             executeBatch(sql);
         }
     }
 
-    /** The tables the write path writes, as they are named in its SQL ({@link WriteSql}). */
-    private static final Pattern TABLE = Pattern.compile(
-            "\\b(blocks|txs|tx_events|principal_txs|principal_stats|contract_log_stats|smart_contracts"
-                    + "|mempool_txs|mempool_principals|mempool_principal_stats|chain_state|node_events)\\b");
-    private static final Map<String, Set<String>> TABLES_NAMED = new ConcurrentHashMap<>();
-
-    /** Every table a statement names (reads, changes or inserts into). */
-    static Set<String> tablesNamed(String sql) {
-        return TABLES_NAMED.computeIfAbsent(sql, text -> {
-            Set<String> tables = new HashSet<>();
-            Matcher m = TABLE.matcher(text.toLowerCase(Locale.ROOT));
-            while (m.find()) {
-                tables.add(m.group(1));
-            }
-            return Set.copyOf(tables);
-        });
-    }
-
-    /** Sends the rows queued for any table {@code sql} names, oldest statement first, before it runs. */
-    private void flushFor(String sql) throws SQLException {
+    /** Sends the rows queued by statements that must precede {@code sql}, oldest statement first, before it runs. */
+    private void flushFor(WriteStatement sql) throws SQLException {
         sendQueuedFor(sql, false);
     }
 
-    /** Sends the rows queued for the tables of {@code sql} by statements that queued before it did. */
-    private void flushQueuedBefore(String sql) throws SQLException {
+    /** Sends the rows queued by statements that must precede {@code sql} and queued before it did. */
+    private void flushQueuedBefore(WriteStatement sql) throws SQLException {
         sendQueuedFor(sql, true);
     }
 
     /**
-     * Sends, oldest statement first, the queued rows of other statements that name a table
-     * {@code sql} names; with {@code onlyEarlier}, only of those that queued before {@code sql}.
+     * Sends, oldest statement first, the queued rows of other statements that must precede
+     * {@code sql} by their declared tables; with {@code onlyEarlier}, only of those that queued
+     * before {@code sql}.
      */
-    private void sendQueuedFor(String sql, boolean onlyEarlier) throws SQLException {
+    private void sendQueuedFor(WriteStatement sql, boolean onlyEarlier) throws SQLException {
         if (pendingBatches.isEmpty()) {
             return;
         }
-        Set<String> tables = tablesNamed(sql);
-        for (String queued : new ArrayList<>(pendingBatches.keySet())) {
+        for (WriteStatement queued : new ArrayList<>(pendingBatches.keySet())) {
             if (queued.equals(sql)) {
                 if (onlyEarlier) {
                     return;
                 }
-            } else if (pendingBatches.containsKey(queued) && touchesAny(queued, tables)) {
+            } else if (pendingBatches.containsKey(queued) && WriteStatement.mustPrecede(queued, sql)) {
                 // Sending one may have sent others (its own earlier rows): hence the containsKey.
                 executeBatch(queued);
             }
         }
     }
 
-    private static boolean touchesAny(String sql, Set<String> tables) {
-        for (String table : tablesNamed(sql)) {
-            if (tables.contains(table)) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    <T> List<T> query(String sql, RowMapper<T> mapper, Object... params) throws SQLException {
+    <T> List<T> query(WriteStatement sql, RowMapper<T> mapper, Object... params) throws SQLException {
         flushFor(sql);
         return queryPastTheQueue(sql, mapper, params);
     }
 
     /** A query of what the database holds, without sending queued rows first: for callers that account for them. */
-    private <T> List<T> queryPastTheQueue(String sql, RowMapper<T> mapper, Object... params) throws SQLException {
+    private <T> List<T> queryPastTheQueue(WriteStatement sql, RowMapper<T> mapper, Object... params) throws SQLException {
         PreparedStatement ps = prepare(sql);
         bind(ps, params);
         List<T> rows = new ArrayList<>();
@@ -598,15 +603,15 @@ final class Statements implements AutoCloseable {
         return rows;
     }
 
-    boolean exists(String sql, Object... params) throws SQLException {
+    boolean exists(WriteStatement sql, Object... params) throws SQLException {
         return !query(sql, rs -> Boolean.TRUE, params).isEmpty();
     }
 
-    private PreparedStatement prepare(String sql) throws SQLException {
-        PreparedStatement ps = prepared.get(sql);
+    private PreparedStatement prepare(WriteStatement statement) throws SQLException {
+        PreparedStatement ps = prepared.get(statement.sql());
         if (ps == null) {
-            ps = connection.prepareStatement(sql);
-            prepared.put(sql, ps);
+            ps = connection.prepareStatement(statement.sql());
+            prepared.put(statement.sql(), ps);
         }
         return ps;
     }

@@ -111,6 +111,10 @@ final class UnwrittenMempool {
      * written and before the commit.
      */
     void flush(Statements sql) throws SQLException {
+        if (sql.isPostgres() && !entries.isEmpty() && entries.size() <= Statements.CHUNK) {
+            flushInOneStatement(sql);
+            return;
+        }
         for (Entry e : entries.values()) {
             NewMempoolTransaction tx = e.tx;
             sql.addBatch(WriteSql.INSERT_MEMPOOL_TX_STATE, e.txId, tx.rawTx(), tx.receiptTime(), e.status, e.pruned,
@@ -130,5 +134,62 @@ final class UnwrittenMempool {
         }
         entries.clear();
         oldestPending = Long.MAX_VALUE;
+    }
+
+    /** PostgreSQL, a few entries (a node's delivery): the same rows as {@link #flush} queues, in one statement. */
+    private void flushInOneStatement(Statements sql) throws SQLException {
+        int n = entries.size();
+        String[] txTypes = {"varchar", "varchar", "bigint", "varchar", "boolean", "varchar", "bigint", "varchar",
+                "varchar", "varchar", "varchar", "bigint"};
+        Object[][] txColumns = new Object[12][];
+        for (int column = 0; column < 12; column++) {
+            txColumns[column] = newColumn(txTypes[column], n);
+        }
+        List<Object[]> principalRows = new ArrayList<>();
+        int i = 0;
+        for (Entry e : entries.values()) {
+            NewMempoolTransaction tx = e.tx;
+            Object[] row = {e.txId, tx.rawTx(), tx.receiptTime(), e.status, e.pruned, e.facts.txType(),
+                    e.facts.nonce(), e.facts.fee().toString(), e.facts.senderAddress(), e.facts.sponsorAddress(),
+                    e.facts.contractId(), e.receiptHeight};
+            for (int column = 0; column < row.length; column++) {
+                txColumns[column][i] = row[column];
+            }
+            i++;
+            if (e.pruned) {
+                sql.noLongerPending(e.txId);
+            } else {
+                sql.pendingSince(e.txId, e.receiptHeight);
+                for (String principal : e.facts.directPrincipals()) {
+                    principalRows.add(new Object[]{principal, e.txId, tx.receiptTime()});
+                    sql.addMempoolDelta(principal, 1);
+                }
+            }
+        }
+        Object[] params = new Object[15];
+        for (int column = 0; column < 12; column++) {
+            params[column] = sql.array(txTypes[column], txColumns[column]);
+        }
+        String[] principalTypes = {"varchar", "varchar", "bigint"};
+        for (int column = 0; column < 3; column++) {
+            Object[] values = newColumn(principalTypes[column], principalRows.size());
+            for (int r = 0; r < values.length; r++) {
+                values[r] = principalRows.get(r)[column];
+            }
+            params[12 + column] = sql.array(principalTypes[column], values);
+        }
+        sql.update(WriteSql.INSERT_MEMPOOL_TXS_WITH_PRINCIPALS_POSTGRESQL, params);
+        sql.countRows(n + principalRows.size());
+        entries.clear();
+        oldestPending = Long.MAX_VALUE;
+    }
+
+    /** An array for one column's values, of the Java type the driver maps to {@code type}. */
+    private static Object[] newColumn(String type, int size) {
+        return switch (type) {
+            case "bigint" -> new Long[size];
+            case "boolean" -> new Boolean[size];
+            default -> new String[size];
+        };
     }
 }

@@ -17,20 +17,21 @@ class CopyRowsTest {
 
     @Test
     void everyPlainInsertOfTheWritePathBecomesACopyOfTheSameColumns() {
-        for (String insert : new String[]{WriteSql.INSERT_TX, WriteSql.INSERT_EVENT, WriteSql.INSERT_PRINCIPAL_TX,
+        for (WriteStatement insert : new WriteStatement[]{WriteSql.INSERT_TX, WriteSql.INSERT_EVENT,
+                WriteSql.INSERT_PRINCIPAL_TX,
                 WriteSql.INSERT_NODE_EVENT, WriteSql.INSERT_MEMPOOL_TX_STATE, WriteSql.INSERT_MEMPOOL_PRINCIPAL,
                 WriteSql.INSERT_SMART_CONTRACT}) {
-            assertNotNull(CopyRows.forInsert(insert), insert);
+            assertNotNull(CopyRows.forInsert(insert.sql()), insert.sql());
         }
         assertEquals("COPY mempool_principals (principal, tx_id, receipt_time) FROM STDIN",
-                CopyRows.forInsert(WriteSql.INSERT_MEMPOOL_PRINCIPAL).copySql());
+                CopyRows.forInsert(WriteSql.INSERT_MEMPOOL_PRINCIPAL.sql()).copySql());
     }
 
     @Test
     void insertsWithLiteralsOrQueriesStayInserts() {
-        assertNull(CopyRows.forInsert(WriteSql.INSERT_MEMPOOL_TX), "a literal FALSE among the values");
-        assertNull(CopyRows.forInsert(WriteSql.INSERT_NODE_EVENT_IF_NEW), "INSERT … SELECT");
-        assertNull(CopyRows.forInsert(WriteSql.SET_TIP));
+        assertNull(CopyRows.forInsert(WriteSql.INSERT_MEMPOOL_TX.sql()), "a literal FALSE among the values");
+        assertNull(CopyRows.forInsert(WriteSql.INSERT_NODE_EVENT_IF_NEW.sql()), "INSERT … SELECT");
+        assertNull(CopyRows.forInsert(WriteSql.SET_TIP.sql()));
         assertNull(CopyRows.forInsert("INSERT INTO t (a, b) VALUES (?)"), "fewer values than columns");
     }
 

@@ -9,20 +9,31 @@ import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.List;
-import java.util.Set;
 
+import static io.stacksexplorer.write.Table.BLOCKS;
+import static io.stacksexplorer.write.Table.MEMPOOL_PRINCIPALS;
+import static io.stacksexplorer.write.WriteStatement.reading;
+import static io.stacksexplorer.write.WriteStatement.writing;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Queued rows of the write path wait until a statement names their table, and then go in the
- * order they were queued (on H2, with JDBC batches; BatchedReplayEquivalence*Test compares whole
- * replays, COPY on PostgreSQL included, against one delivery per transaction).
+ * Queued rows of the write path wait until a statement declared on their table
+ * ({@link WriteStatement}) runs, and then go in the order they were queued (on H2, with JDBC
+ * batches; BatchedReplayEquivalence*Test compares whole replays, COPY on PostgreSQL included,
+ * against one delivery per transaction). That every declaration names the tables of its SQL is
+ * WriteStatementDeclarationTest.
  */
 class StatementsQueueTest {
 
-    private static final String INSERT = WriteSql.INSERT_MEMPOOL_PRINCIPAL;
-    private static final String DELETE = WriteSql.DELETE_MEMPOOL_PRINCIPALS;
-    private static final String COUNT_OF_TX = "SELECT COUNT(*) FROM mempool_principals WHERE tx_id = ?";
+    private static final WriteStatement INSERT = WriteSql.INSERT_MEMPOOL_PRINCIPAL;
+    private static final WriteStatement DELETE = WriteSql.DELETE_MEMPOOL_PRINCIPALS;
+    private static final WriteStatement COUNT_OF_TX = reading(MEMPOOL_PRINCIPALS).sql(
+            "SELECT COUNT(*) FROM mempool_principals WHERE tx_id = ?");
+    private static final WriteStatement COUNT_BLOCKS = reading(BLOCKS).sql("SELECT COUNT(*) FROM blocks");
+    private static final WriteStatement INSERT_BLOCK = writing(BLOCKS).sql(
+            "INSERT INTO blocks (index_block_hash) VALUES (?)");
 
     private Connection connection;
     private Statements sql;
@@ -45,18 +56,21 @@ class StatementsQueueTest {
     }
 
     @Test
-    void tablesAreFoundByWholeNameOnly() {
-        assertEquals(Set.of("txs"), Statements.tablesNamed(WriteSql.INSERT_TX));
-        assertEquals(Set.of("principal_txs"), Statements.tablesNamed(WriteSql.INSERT_PRINCIPAL_TX));
-        assertEquals(Set.of("mempool_txs"), Statements.tablesNamed(WriteSql.INSERT_MEMPOOL_TX_STATE));
-        assertEquals(Set.of("chain_state"), Statements.tablesNamed(WriteSql.SET_TIP));
-        assertEquals(Set.of("node_events"), Statements.tablesNamed(WriteSql.INSERT_NODE_EVENT_IF_NEW));
+    void writesOrderAgainstReadsAndWritesOfTheirTablesOnly() {
+        assertTrue(WriteStatement.mustPrecede(INSERT, COUNT_OF_TX), "a write before a read of its table");
+        assertTrue(WriteStatement.mustPrecede(COUNT_OF_TX, DELETE), "a read before a write of its table");
+        assertTrue(WriteStatement.mustPrecede(INSERT, DELETE), "two writes of one table");
+        assertFalse(WriteStatement.mustPrecede(COUNT_OF_TX, COUNT_OF_TX), "two reads");
+        assertFalse(WriteStatement.mustPrecede(INSERT, COUNT_BLOCKS), "another table");
+        WriteStatement ofTwoTables = WriteSql.MEMPOOL_KNOWN_OR_MINED_BY_LOG2_PLACES.get(0);
+        assertTrue(WriteStatement.mustPrecede(WriteSql.INSERT_TX, ofTwoTables), "a statement of two tables");
+        assertTrue(WriteStatement.mustPrecede(WriteSql.INSERT_MEMPOOL_TX_STATE, ofTwoTables), "orders against each");
     }
 
     @Test
-    void rowsWaitUntilAStatementNamesTheirTable() throws SQLException {
+    void rowsWaitUntilAStatementOnTheirTableRuns() throws SQLException {
         sql.addBatch(INSERT, "SP1", "0xa", 1L);
-        sql.query("SELECT COUNT(*) FROM blocks", rs -> rs.getLong(1));
+        sql.query(COUNT_BLOCKS, rs -> rs.getLong(1));
         assertEquals(0, countOutsideTheQueue("0xa"), "a read of another table sends nothing");
         assertEquals(List.of(1L), sql.query(COUNT_OF_TX, rs -> rs.getLong(1), "0xa"), "a read of the table sees the row");
         assertEquals(1, countOutsideTheQueue("0xa"));
@@ -67,7 +81,8 @@ class StatementsQueueTest {
         // Mined (its principals deleted), then returned by a reorg (inserted again) in one transaction.
         sql.addBatch(INSERT, "SP1", "0xa", 1L);
         sql.addBatch(DELETE, "0xa");
-        sql.update("INSERT INTO mempool_principals (principal, tx_id, receipt_time) VALUES ('SP1', '0xa', 2)");
+        sql.update(writing(MEMPOOL_PRINCIPALS).sql(
+                "INSERT INTO mempool_principals (principal, tx_id, receipt_time) VALUES ('SP1', '0xa', 2)"));
         assertEquals(List.of(1L), sql.query(COUNT_OF_TX, rs -> rs.getLong(1), "0xa"));
     }
 
@@ -90,7 +105,7 @@ class StatementsQueueTest {
     void finishSendsEverythingInQueueOrder() throws SQLException {
         sql.addBatch(INSERT, "SP1", "0xa", 1L);
         sql.addBatch(DELETE, "0xa");
-        sql.addBatch("INSERT INTO blocks (index_block_hash) VALUES (?)", "0xb1");
+        sql.addBatch(INSERT_BLOCK, "0xb1");
         sql.finish();
         assertEquals(0, countOutsideTheQueue("0xa"));
         try (Statement st = connection.createStatement(); var rs = st.executeQuery("SELECT COUNT(*) FROM blocks")) {
@@ -99,9 +114,47 @@ class StatementsQueueTest {
         }
     }
 
+    @Test
+    void poxHeightsAreSetOnlyWhenTheyDifferFromWhatThisWriterLastSet() throws SQLException {
+        try (Statement st = connection.createStatement()) {
+            st.execute("CREATE TABLE chain_state (id INT, pox_v1_unlock_height BIGINT, pox_v2_unlock_height BIGINT,"
+                    + " pox_v3_unlock_height BIGINT)");
+            st.execute("INSERT INTO chain_state VALUES (1, NULL, NULL, NULL)");
+        }
+        CommittedCounters committed = new CommittedCounters();
+        try (Statements first = new Statements(connection, committed)) {
+            first.setPoxUnlockHeights(new PoxUnlockHeights(10L, null, null));
+            first.setPoxUnlockHeights(new PoxUnlockHeights(10L, null, null));
+            assertEquals(1, first.rowsWritten(), "set once in the transaction");
+            first.finish();
+            connection.commit();
+            first.afterCommit();
+        }
+        try (Statements second = new Statements(connection, committed)) {
+            second.setPoxUnlockHeights(new PoxUnlockHeights(10L, null, null));
+            second.setPoxUnlockHeights(PoxUnlockHeights.NONE);
+            assertEquals(0, second.rowsWritten(), "held already, as the last commit left it");
+            second.setPoxUnlockHeights(new PoxUnlockHeights(null, 20L, null));
+            assertEquals(1, second.rowsWritten());
+            second.finish();
+        }
+        try (Statement st = connection.createStatement(); var rs = st.executeQuery(
+                "SELECT pox_v1_unlock_height, pox_v2_unlock_height, pox_v3_unlock_height FROM chain_state")) {
+            rs.next();
+            assertEquals(10L, rs.getLong(1));
+            assertEquals(20L, rs.getLong(2));
+            assertEquals(null, rs.getObject(3));
+        }
+        committed.clear();
+        try (Statements afterClear = new Statements(connection, committed)) {
+            afterClear.setPoxUnlockHeights(new PoxUnlockHeights(10L, null, null));
+            assertEquals(1, afterClear.rowsWritten(), "not known once cleared (a failed transaction, a rebuild)");
+        }
+    }
+
     /** Rows of {@code txId} in the table, read past {@link Statements} (so nothing queued is sent). */
     private long countOutsideTheQueue(String txId) throws SQLException {
-        try (var ps = connection.prepareStatement(COUNT_OF_TX)) {
+        try (var ps = connection.prepareStatement(COUNT_OF_TX.sql())) {
             ps.setString(1, txId);
             try (var rs = ps.executeQuery()) {
                 rs.next();
