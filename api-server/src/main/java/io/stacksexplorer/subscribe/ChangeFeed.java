@@ -227,6 +227,7 @@ public class ChangeFeed {
             case "mempool" -> interest.wants(new Topic(ChangePayloads.MEMPOOL, null))
                     || interest.wants(new Topic(ChangePayloads.TX_UPDATE, change.txId())) || interest.anyAddress();
             case "tx" -> interest.wants(new Topic(ChangePayloads.TX_UPDATE, change.txId())) || interest.anyAddress();
+            case "microblock" -> interest.wants(new Topic(ChangePayloads.MICROBLOCK, null));
             default -> false;
         };
     }

@@ -97,7 +97,10 @@ public class ChainWriter {
                 return 0;
             }
             undefer(sql, raw);
-            return microblocks.write(sql, micro, parent);
+            ChangeLog log = ChangeLog.of();
+            int written = microblocks.write(sql, micro, parent, log);
+            log.append(sql);
+            return written;
         });
     }
 

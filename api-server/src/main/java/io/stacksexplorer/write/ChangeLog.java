@@ -17,18 +17,32 @@ final class ChangeLog {
     static final String KIND_BLOCK = "block";
     static final String KIND_MEMPOOL = "mempool";
     static final String KIND_TX = "tx";
+    static final String KIND_MICROBLOCK = "microblock";
 
     /** Takes {@code ?} positions; the row lock it takes orders the commits of concurrent writers. */
     private static final String ADVANCE_HEAD = "UPDATE change_log_head SET position = position + ? WHERE id = 1";
     private static final String HEAD = "SELECT position FROM change_log_head WHERE id = 1";
-    private static final String INSERT = "INSERT INTO change_log (position, kind, index_block_hash, tx_id, recorded_at)"
-            + " VALUES (?, ?, ?, ?, ?)";
+    private static final String INSERT = "INSERT INTO change_log (position, kind, index_block_hash, tx_id, recorded_at,"
+            + " microblock_hash, microblock_sequence, microblock_parent_hash, parent_burn_block_hash,"
+            + " parent_burn_block_height, parent_burn_block_time) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
     /** The transactions of one block in chain order. */
     private static final String TXS_OF_BLOCK = "SELECT tx_id FROM txs WHERE index_block_hash = ?"
             + " ORDER BY microblock_sequence, tx_index";
 
-    /** One change: {@code kind} with the block or transaction it concerns. */
-    record Change(String kind, String indexBlockHash, String txId) {
+    /**
+     * One change: {@code kind} with the block or transaction it concerns; a microblock's header
+     * facts in {@code microblock} (its {@code indexBlockHash} is the anchored block it builds on).
+     */
+    record Change(String kind, String indexBlockHash, String txId, MicroblockHeader microblock) {
+
+        Change(String kind, String indexBlockHash, String txId) {
+            this(kind, indexBlockHash, txId, null);
+        }
+    }
+
+    /** What the node said of a microblock (the burn block fields null when it did not say). */
+    record MicroblockHeader(String hash, int sequence, String parentHash, String parentBurnBlockHash,
+                            Long parentBurnBlockHeight, Long parentBurnBlockTime) {
     }
 
     private final List<Change> changes = new ArrayList<>();
@@ -54,6 +68,12 @@ final class ChangeLog {
         for (String txId : txIds) {
             changes.add(new Change(KIND_MEMPOOL, null, txId));
         }
+        return this;
+    }
+
+    /** A microblock stored for the first time on top of the anchored block {@code parentIndexBlockHash}. */
+    ChangeLog microblock(String parentIndexBlockHash, MicroblockHeader header) {
+        changes.add(new Change(KIND_MICROBLOCK, parentIndexBlockHash, null, header));
         return this;
     }
 
@@ -84,7 +104,11 @@ final class ChangeLog {
         long position = last - changes.size();
         long now = System.currentTimeMillis();
         for (Change change : changes) {
-            sql.addBatch(INSERT, ++position, change.kind(), change.indexBlockHash(), change.txId(), now);
+            MicroblockHeader m = change.microblock();
+            sql.addBatch(INSERT, ++position, change.kind(), change.indexBlockHash(), change.txId(), now,
+                    m == null ? null : m.hash(), m == null ? null : m.sequence(), m == null ? null : m.parentHash(),
+                    m == null ? null : m.parentBurnBlockHash(), m == null ? null : m.parentBurnBlockHeight(),
+                    m == null ? null : m.parentBurnBlockTime());
         }
         changes.clear();
     }

@@ -332,6 +332,82 @@ abstract class SubscriptionsContract {
         }
     }
 
+    /** A 2.x mainnet log: block 1, three microblocks on it (five transactions), then two forks of block 2. */
+    static final String MICROBLOCK_LOG = "mainnet-reorg-scenario2.tsv";
+
+    @Test
+    void eachMicroblockIsAnnouncedOnceAsTheNodeSentItAndIsReadableOnArrival() throws Exception {
+        Path log = sharedLog(MICROBLOCK_LOG);
+        Assumptions.assumeTrue(log != null, "../shared/data/stacks-node-events/" + MICROBLOCK_LOG + " is not there");
+        List<NodeFeeder.Payload> feed = NodeFeeder.read(log);
+        // What the node said of each microblock: header, parent burn block, transactions in order.
+        Map<String, List<String>> txsOf = new java.util.LinkedHashMap<>();
+        Map<String, JsonNode> headerOf = new java.util.HashMap<>();
+        JsonNode delivery = null;
+        for (NodeFeeder.Payload p : feed) {
+            if (p.path().equals("/new_microblocks")) {
+                delivery = SubscriptionServer.JSON.readTree(p.body());
+                for (JsonNode tx : delivery.path("transactions")) {
+                    String hash = tx.path("microblock_hash").asText();
+                    txsOf.computeIfAbsent(hash, h -> new ArrayList<>()).add(tx.path("txid").asText());
+                    headerOf.putIfAbsent(hash, tx);
+                }
+            }
+        }
+        assertNotNull(delivery, MICROBLOCK_LOG + " has a /new_microblocks payload");
+        try (SubscriptionServer server = SubscriptionServer.start(database(), "0x00000001", Map.of())) {
+            List<String> unreadable = new CopyOnWriteArrayList<>();
+            WsClient client = new WsClient(server.wsUrl(), n -> {
+                if (n.path("method").asText().equals("microblock")) {
+                    for (JsonNode id : n.at("/params/txs")) {
+                        SubscriptionServer.Answer a = server.get("/extended/v1/tx/multiple?unanchored=true&tx_id="
+                                + id.asText());
+                        if (a.status() != 200 || !a.body().at("/" + id.asText() + "/found").asBoolean()) {
+                            unreadable.add("tx " + id.asText() + ": " + a.status() + " " + a.raw());
+                        }
+                    }
+                }
+            });
+            List<JsonNode> microblocks;
+            try (client) {
+                client.subscribe(WsClient.params("microblock"));
+                server.post(feed);
+                microblocks = until(client, "microblock", txsOf.size()).stream()
+                        .filter(n -> n.path("method").asText().equals("microblock")).toList();
+            }
+            assertEquals(List.of(), unreadable, "a microblock's transactions are readable when it is announced");
+            microblocks.forEach(NotificationSchemas::check);
+            assertEquals(new ArrayList<>(txsOf.keySet()),
+                    microblocks.stream().map(n -> n.at("/params/microblock_hash").asText()).toList(),
+                    "each microblock once, in stream order");
+            for (JsonNode n : microblocks) {
+                JsonNode m = n.get("params");
+                String hash = m.path("microblock_hash").asText();
+                JsonNode header = headerOf.get(hash);
+                assertEquals(txsOf.get(hash), SubscriptionServer.JSON.convertValue(m.get("txs"), List.class), hash);
+                assertEquals(header.path("microblock_sequence").asInt(), m.path("microblock_sequence").asInt());
+                assertEquals(header.path("microblock_parent_hash").asText(), m.path("microblock_parent_hash").asText());
+                assertEquals(delivery.path("burn_block_hash").asText(), m.path("parent_burn_block_hash").asText());
+                assertEquals(delivery.path("burn_block_height").asLong(), m.path("parent_burn_block_height").asLong());
+                assertEquals(delivery.path("burn_block_timestamp").asLong(), m.path("parent_burn_block_time").asLong());
+                assertEquals(1, m.path("parent_block_height").asLong());
+                assertEquals(2, m.path("block_height").asLong());
+                assertTrue(m.path("canonical").asBoolean() && m.path("microblock_canonical").asBoolean(), m.toString());
+                assertTrue(m.get("block_hash").isNull(), "unanchored when announced: " + m);
+            }
+            assertEquals(server.get("/extended/v2/blocks/1").body().path("hash").asText(),
+                    microblocks.get(0).at("/params/parent_block_hash").asText());
+
+            // Resumed from the start: the same notifications at the same positions.
+            try (WsClient resumed = new WsClient(server.wsUrl())) {
+                resumed.subscribe(WsClient.params("microblock").put("after", "0"));
+                List<JsonNode> again = until(resumed, "microblock", txsOf.size()).stream()
+                        .filter(n -> n.path("method").asText().equals("microblock")).toList();
+                assertEquals(microblocks, again);
+            }
+        }
+    }
+
     @Test
     void aReorgSendsEachTransactionItsNewStateAndTheNewForksBlocks() throws Exception {
         List<NewBlock> chain = DemoChain.generate(DemoChain.DEFAULT_SEED).blocks().subList(0, 22);
