@@ -210,6 +210,11 @@ public class ChangeFeed {
         }
     }
 
+    /** How many subscriptions of all connections watch {@code topic}. */
+    int watchers(Topic topic) {
+        return watched.getOrDefault(topic, 0);
+    }
+
     void unwatch(Topic topic) {
         watched.computeIfPresent(topic, (t, n) -> n == 1 ? null : n - 1);
         if (topic.method().equals(ChangePayloads.ADDRESS_TX_UPDATE)) {

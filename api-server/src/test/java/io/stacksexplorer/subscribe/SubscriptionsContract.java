@@ -490,6 +490,135 @@ abstract class SubscriptionsContract {
         }
     }
 
+    /**
+     * Memory stays flat while clients that never read are flooded: sixty stalled WebSockets, each
+     * subscribed to blocks and to the busiest addresses of the demo chain, while the whole chain is
+     * written. The heap in use after a full GC (plus Netty's direct buffers, where frames wait to be
+     * sent) may grow by at most {@link #FLAT}, and every stalled client is closed with 1008.
+     *
+     * <p>Why this can fail: without the per-connection bound a stalled connection keeps every
+     * notification written to it (the envelope string and its frame, at least a byte per character),
+     * so the server would hold the stalled clients' whole traffic. That traffic is measured here
+     * (every notification of the log for their subscriptions, rendered as the server renders it), and
+     * the test requires it to be several times {@link #FLAT}: unbounded buffering would exceed it.
+     */
+    @Test
+    void stalledClientsLeaveTheHeapFlatAndAreClosedWith1008() throws Exception {
+        List<NewBlock> chain = DemoChain.generate(DemoChain.DEFAULT_SEED).blocks();
+        Map<String, Integer> sent = new java.util.HashMap<>();
+        for (NewBlock block : chain) {
+            for (NewTransaction tx : block.transactions()) {
+                sent.merge(StacksTransaction.decodeHex(tx.rawTx()).senderAddress().toString(), 1, Integer::sum);
+            }
+        }
+        List<String> requests = new ArrayList<>();
+        requests.add(WsClient.params("block").toString());
+        sent.entrySet().stream().sorted(Map.Entry.<String, Integer>comparingByValue().reversed()).limit(60)
+                .forEach(e -> requests.add(WsClient.params("address_tx_update").put("address", e.getKey()).toString()));
+        int stalledClients = 60;
+        Map<String, Object> small = Map.of("stacks.subscriptions.max-pending-per-connection", 20,
+                "micronaut.server.netty.child-options.SO_SNDBUF", 4096);
+        try (SubscriptionServer server = SubscriptionServer.start(database(), "0x00000001", small)) {
+            if (database() == TestDatabase.H2) {
+                // H2's page cache (64 MB, StorageSettings) fills as the chain is written: kept small
+                // here so that it does not pass for buffered notifications.
+                try (java.sql.Connection c = io.micronaut.data.connection.jdbc.advice.DelegatingDataSource.unwrapDataSource(
+                        server.context().getBean(javax.sql.DataSource.class)).getConnection();
+                     java.sql.Statement st = c.createStatement()) {
+                    st.execute("SET CACHE_SIZE 8192");
+                }
+            }
+            ChangeFeed feed = server.context().getBean(ChangeFeed.class);
+            List<StalledSocket> stalled = new ArrayList<>();
+            try {
+                for (int i = 0; i < stalledClients; i++) {
+                    StalledSocket socket = new StalledSocket(server.apiPort());
+                    stalled.add(socket);
+                    // One JSON-RPC batch, its answer read: a client that subscribes, then stalls.
+                    StringBuilder batch = new StringBuilder("[");
+                    for (int id = 1; id <= requests.size(); id++) {
+                        batch.append(id > 1 ? "," : "").append("{\"jsonrpc\":\"2.0\",\"id\":").append(id)
+                                .append(",\"method\":\"subscribe\",\"params\":").append(requests.get(id - 1)).append('}');
+                    }
+                    String answer = socket.call(batch.append(']').toString());
+                    assertFalse(answer.contains("\"error\""), answer);
+                }
+                Topic lastAddress = new Topic("address_tx_update",
+                        SubscriptionServer.JSON.readTree(requests.get(requests.size() - 1)).path("address").asText());
+                long deadline = System.nanoTime() + 30_000_000_000L;
+                while (feed.watchers(lastAddress) < stalledClients && System.nanoTime() < deadline) {
+                    Thread.sleep(20);
+                }
+                assertEquals(stalledClients, feed.watchers(lastAddress), "every client subscribed");
+                long before = usedMemory();
+
+                ChainWriter writer = server.context().getBean(ChainWriter.class);
+                chain.forEach(writer::writeBlock);
+                deadline = System.nanoTime() + 60_000_000_000L;
+                while (feed.connections() > 0 && System.nanoTime() < deadline) {
+                    Thread.sleep(50);
+                }
+                assertEquals(0, feed.connections(), "every stalled client was dropped");
+                long grown = usedMemory() - before;
+
+                long traffic = trafficOf(server, requests, 4 * FLAT / stalledClients + 1);
+                assertTrue((long) stalledClients * traffic > 4 * FLAT, "the flood must be large enough to tell: "
+                        + stalledClients + " × " + traffic + " characters (memory grew by " + grown + " bytes)");
+                assertTrue(grown < FLAT, "memory grew by " + grown / (1 << 20) + " MB while " + stalledClients
+                        + " stalled clients were sent " + traffic / (1 << 20) + " MB each");
+                for (StalledSocket socket : stalled) {
+                    assertEquals(1008, socket.readUntilClose(10_000), "closed as too slow");
+                }
+            } finally {
+                for (StalledSocket socket : stalled) {
+                    socket.close();
+                }
+            }
+        }
+    }
+
+    /** The bound of {@link #stalledClientsLeaveTheHeapFlatAndAreClosedWith1008}: 64 MB. */
+    private static final long FLAT = 64L << 20;
+
+    /**
+     * The characters of the notifications a client subscribed with {@code requests} is sent, rendered
+     * as the server renders them, from the start of the change log until {@code enough} or its end.
+     */
+    private static long trafficOf(SubscriptionServer server, List<String> requests, long enough) throws IOException {
+        Set<String> addresses = new java.util.HashSet<>();
+        for (String r : requests) {
+            addresses.add(SubscriptionServer.JSON.readTree(r).path("address").asText(null));
+        }
+        io.stacksexplorer.query.ChangeQueries changes = server.context().getBean(io.stacksexplorer.query.ChangeQueries.class);
+        io.stacksexplorer.web.ChangePayloads payloads = server.context().getBean(io.stacksexplorer.web.ChangePayloads.class);
+        io.micronaut.json.JsonMapper json = server.context().getBean(io.micronaut.json.JsonMapper.class);
+        long chars = 0;
+        long at = 0;
+        List<io.stacksexplorer.query.ChangeQueries.Change> page;
+        while (chars < enough && !(page = changes.after(at, 500)).isEmpty()) {
+            for (io.stacksexplorer.query.ChangeQueries.Change change : page) {
+                at = change.position();
+                for (io.stacksexplorer.web.ChangePayloads.Payload p : payloads.of(change)) {
+                    if (p.method().equals("block") || p.method().equals("address_tx_update") && addresses.contains(p.key())) {
+                        chars += json.writeValueAsString(p.params()).length();
+                    }
+                }
+            }
+        }
+        return chars;
+    }
+
+    /** Heap in use after a full collection, plus Netty's direct memory where it counts it. */
+    private static long usedMemory() throws InterruptedException {
+        java.lang.management.MemoryMXBean memory = java.lang.management.ManagementFactory.getMemoryMXBean();
+        for (int i = 0; i < 3; i++) {
+            System.gc();
+            Thread.sleep(100);
+        }
+        long direct = io.netty.util.internal.PlatformDependent.usedDirectMemory();
+        return memory.getHeapMemoryUsage().getUsed() + Math.max(0, direct);
+    }
+
     private static List<String> statuses(List<JsonNode> notifications) {
         return notifications.stream().filter(n -> n.path("method").asText().equals("tx_update"))
                 .map(n -> n.at("/params/tx_status").asText()).toList();
