@@ -51,6 +51,8 @@ public class ChangeQueries {
     private static final String MICROBLOCK_TXS = "SELECT tx_id, microblock_canonical FROM txs WHERE microblock_hash = ?"
             + " ORDER BY tx_index, tx_id";
     private static final String HEAD = "SELECT COALESCE(MAX(position), 0) FROM change_log";
+    /** The oldest change kept (the writer prunes by age, never the last row); 0 when none was logged. */
+    private static final String OLDEST = "SELECT COALESCE(MIN(position), 0) FROM change_log";
     /** A transaction as mined in one block (canonical or not by now), with a page of its events. */
     public record MinedTx(TxRow tx, List<EventRow> events) {
     }
@@ -149,6 +151,11 @@ public class ChangeQueries {
     private static Long nullableLong(ResultSet rs, int column) throws SQLException {
         long value = rs.getLong(column);
         return rs.wasNull() ? null : value;
+    }
+
+    /** The oldest position still in the log (0 when nothing was logged). */
+    public long oldest() {
+        return query(OLDEST, ps -> { }, rs -> rs.getLong(1)).get(0);
     }
 
     /** The last logged position (0 when nothing was logged). */

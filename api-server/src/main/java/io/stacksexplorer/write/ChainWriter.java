@@ -283,6 +283,16 @@ public class ChainWriter {
         });
     }
 
+    /**
+     * Deletes up to {@code batch} of the oldest change-log rows recorded before {@code recordedBefore}
+     * (Unix milliseconds), in one short transaction of its own ({@link ChangeLogRetention}).
+     *
+     * @return the number of rows deleted
+     */
+    public int pruneChangeLog(long recordedBefore, int batch) {
+        return inTransaction(sql -> ChangeLog.prune(sql, recordedBefore, batch));
+    }
+
     /** Whether any block has been written (the demo chain is only generated into an empty database). */
     public boolean hasBlocks() {
         return inTransaction(sql -> sql.exists(WriteSql.ANY_BLOCK));

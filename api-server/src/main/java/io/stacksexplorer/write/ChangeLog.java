@@ -25,6 +25,9 @@ final class ChangeLog {
     private static final String INSERT = "INSERT INTO change_log (position, kind, index_block_hash, tx_id, recorded_at,"
             + " microblock_hash, microblock_sequence, microblock_parent_hash, parent_burn_block_hash,"
             + " parent_burn_block_height, parent_burn_block_time) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+    /** The oldest rows, to find how far a prune may go (the primary key's order: no index needed). */
+    private static final String OLDEST = "SELECT position, recorded_at FROM change_log ORDER BY position LIMIT ?";
+    private static final String DELETE_THROUGH = "DELETE FROM change_log WHERE position <= ?";
     /** The transactions of one block in chain order. */
     private static final String TXS_OF_BLOCK = "SELECT tx_id FROM txs WHERE index_block_hash = ?"
             + " ORDER BY microblock_sequence, tx_index";
@@ -92,6 +95,26 @@ final class ChangeLog {
             tx(txId, null);
         }
         return this;
+    }
+
+    /**
+     * Deletes the oldest rows recorded before {@code recordedBefore} (Unix milliseconds), at most
+     * {@code batch} of them, never the last one: the log keeps its head, so the oldest position it
+     * has is always known (positions have no holes: a resume from before it is refused, not cut
+     * short; see subscribe.ChangeFeed).
+     *
+     * @return the number of rows deleted
+     */
+    static int prune(Statements sql, long recordedBefore, int batch) throws SQLException {
+        long head = sql.query(HEAD, rs -> rs.getLong(1)).get(0);
+        long through = -1;
+        for (long[] row : sql.query(OLDEST, rs -> new long[]{rs.getLong(1), rs.getLong(2)}, batch)) {
+            if (row[1] >= recordedBefore || row[0] >= head) {
+                break;
+            }
+            through = row[0];
+        }
+        return through < 0 ? 0 : sql.update(DELETE_THROUGH, through);
     }
 
     /** Appends the changes, in the order they were added, at the next positions. */

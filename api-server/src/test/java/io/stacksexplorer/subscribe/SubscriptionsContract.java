@@ -491,6 +491,55 @@ abstract class SubscriptionsContract {
     }
 
     /**
+     * The writer prunes the change log by age (7 days by default): a resume from a position it no
+     * longer has is refused with the oldest position it keeps (JSON-RPC error -32002, event stream
+     * 410), never answered with a silent gap; a resume from within the kept log still works.
+     */
+    @Test
+    void aResumeFromBeforeTheKeptLogIsRefusedWithTheOldestPosition() throws Exception {
+        List<NewBlock> chain = DemoChain.generate(DemoChain.DEFAULT_SEED).blocks().subList(0, 30);
+        try (SubscriptionServer server = SubscriptionServer.start(database(), "0x00000001", Map.of())) {
+            ChainWriter writer = server.context().getBean(ChainWriter.class);
+            io.stacksexplorer.query.ChangeQueries changes = server.context().getBean(io.stacksexplorer.query.ChangeQueries.class);
+            chain.subList(0, 20).forEach(writer::writeBlock);
+            long aged = changes.head();
+            // The first twenty blocks' changes were recorded eight days ago.
+            try (java.sql.Connection c = io.micronaut.data.connection.jdbc.advice.DelegatingDataSource.unwrapDataSource(
+                    server.context().getBean(javax.sql.DataSource.class)).getConnection();
+                 java.sql.PreparedStatement st = c.prepareStatement(
+                         "UPDATE change_log SET recorded_at = recorded_at - ? WHERE position <= ?")) {
+                st.setLong(1, java.time.Duration.ofDays(8).toMillis());
+                st.setLong(2, aged);
+                assertEquals(aged, st.executeUpdate());
+            }
+            chain.subList(20, 30).forEach(writer::writeBlock);
+            assertEquals(aged, server.context().getBean(io.stacksexplorer.write.ChangeLogRetention.class).prune(),
+                    "every change older than the retention, and nothing newer");
+            assertEquals(aged + 1, changes.oldest());
+            String oldest = Long.toString(aged + 1);
+
+            try (WsClient client = new WsClient(server.wsUrl())) {
+                for (String after : List.of("0", Long.toString(aged - 1), Long.toString(aged), aged + ":1")) {
+                    JsonNode refused = client.call("subscribe", WsClient.params("block").put("after", after));
+                    assertEquals(-32002, refused.at("/error/code").asInt(), after + ": " + refused);
+                    assertEquals("after", refused.at("/error/data/parameter").asText());
+                    assertEquals(oldest, refused.at("/error/data/oldest_position").asText());
+                }
+                // From the oldest position kept (block 21's change, whose one notification the
+                // client saw): the blocks after it.
+                client.subscribe(WsClient.params("block").put("after", oldest));
+                assertEquals(range(22, 30), heights(until(client, "block", 9)));
+            }
+            for (String query : List.of("?event=block&last_event_id=0", "?event=block&last_event_id=" + (aged - 1))) {
+                SubscriptionServer.Answer gone = server.get("/extended/v1/stream" + query);
+                assertEquals(410, gone.status(), gone.raw());
+                assertEquals("last_event_id", gone.body().path("parameter").asText());
+                assertEquals(oldest, gone.body().path("oldest_position").asText());
+            }
+        }
+    }
+
+    /**
      * Memory stays flat while clients that never read are flooded: sixty stalled WebSockets, each
      * subscribed to blocks and to the busiest addresses of the demo chain, while the whole chain is
      * written. The heap in use after a full GC (plus Netty's direct buffers, where frames wait to be
