@@ -31,6 +31,11 @@ public class ChainWriter {
     private final CommittedCounters committedCounters = new CommittedCounters();
     private final PendingMempool pendingMempool = new PendingMempool();
     private final StatisticsSchedule statistics = new StatisticsSchedule();
+    /**
+     * While a rebuild re-derives the stored payloads: nothing is logged for subscriptions, since the
+     * change log already holds every change of that chain (see {@link #rederiving}).
+     */
+    private volatile boolean rederiving;
     /** The statements of the transaction {@link #inOneTransaction} holds open on this thread, if any. */
     private final ThreadLocal<Statements> open = new ThreadLocal<>();
 
@@ -99,7 +104,9 @@ public class ChainWriter {
             undefer(sql, raw);
             ChangeLog log = ChangeLog.of();
             int written = microblocks.write(sql, micro, parent, log);
-            log.append(sql);
+            if (!rederiving) {
+                log.append(sql);
+            }
             return written;
         });
     }
@@ -205,6 +212,21 @@ public class ChainWriter {
         });
     }
 
+    /**
+     * Runs {@code work} (a rebuild: {@link #clearDerived}, then every stored payload again) without
+     * appending to the change log: the changes it re-derives were logged when the payloads first
+     * arrived, and their rows name blocks and transactions by hash and id, which a rebuild derives
+     * again the same. Subscribers see nothing twice; a resume renders the rebuilt rows.
+     */
+    public void rederiving(Runnable work) {
+        rederiving = true;
+        try {
+            work.run();
+        } finally {
+            rederiving = false;
+        }
+    }
+
     /** Empties every derived table (before a rebuild from the stored payloads). */
     public void clearDerived() {
         committedCounters.clear();
@@ -305,8 +327,8 @@ public class ChainWriter {
      * new state), the restored blocks oldest first, then the block and its transactions. A block
      * stored beside the chain changes nothing that is served and is not logged.
      */
-    private static void logChanges(Statements sql, NewBlock block, BlockWriteResult result) throws SQLException {
-        if (result.alreadyStored() || result.waitingForParent()
+    private void logChanges(Statements sql, NewBlock block, BlockWriteResult result) throws SQLException {
+        if (rederiving || result.alreadyStored() || result.waitingForParent()
                 || !block.indexBlockHash().equals(sql.tip().indexBlockHash())) {
             return;
         }
@@ -326,13 +348,19 @@ public class ChainWriter {
     }
 
     /** Delivered mempool transactions; ones that were not added (known, mined) are skipped when served. */
-    private static void logMempool(Statements sql, List<NewMempoolTransaction> txs) throws SQLException {
+    private void logMempool(Statements sql, List<NewMempoolTransaction> txs) throws SQLException {
+        if (rederiving) {
+            return;
+        }
         ChangeLog.of().mempool(txs.stream().map(tx -> tx.txId() != null ? tx.txId()
                 : io.stacksexplorer.codec.Sha512_256.txId(io.stacksexplorer.codec.Hex.decode(tx.rawTx()))).toList())
                 .append(sql);
     }
 
-    private static void logDropped(Statements sql, Collection<String> txIds) throws SQLException {
+    private void logDropped(Statements sql, Collection<String> txIds) throws SQLException {
+        if (rederiving) {
+            return;
+        }
         ChangeLog log = ChangeLog.of();
         for (String txId : txIds) {
             log.tx(txId, null);

@@ -491,6 +491,32 @@ abstract class SubscriptionsContract {
     }
 
     /**
+     * A rebuild (every table derived again from the stored payloads) keeps the change log and adds
+     * nothing to it: nobody is told the chain a second time, and a resume afterwards renders the
+     * same notifications from the rebuilt rows.
+     */
+    @Test
+    void aRebuildAnnouncesNothingAgainAndResumesRenderTheSame() throws Exception {
+        try (SubscriptionServer server = SubscriptionServer.start(database(), chainId, Map.of());
+             WsClient client = new WsClient(server.wsUrl())) {
+            client.subscribe(WsClient.params("block"));
+            server.post(payloads);
+            List<JsonNode> live = until(client, "block", servedBlocks());
+            io.stacksexplorer.query.ChangeQueries changes = server.context().getBean(io.stacksexplorer.query.ChangeQueries.class);
+            long head = changes.head();
+
+            server.context().getBean(io.stacksexplorer.ingest.EventIngestor.class).rebuild(id -> { });
+
+            assertEquals(head, changes.head(), "the rebuild appended nothing to the change log");
+            assertEquals(List.of(), client.drain(2), "nothing is announced again");
+            try (WsClient resumed = new WsClient(server.wsUrl())) {
+                resumed.subscribe(WsClient.params("block").put("after", "0"));
+                assertEquals(live, until(resumed, "block", servedBlocks()));
+            }
+        }
+    }
+
+    /**
      * The writer prunes the change log by age (7 days by default): a resume from a position it no
      * longer has is refused with the oldest position it keeps (JSON-RPC error -32002, event stream
      * 410), never answered with a silent gap; a resume from within the kept log still works.
