@@ -95,10 +95,9 @@ public class ChangePayloads {
         long burnHeight = header.parentBurnBlockHeight() != null ? header.parentBurnBlockHeight()
                 : parent.burnBlockHeight();
         long burnTime = header.parentBurnBlockTime() != null ? header.parentBurnBlockTime() : parent.burnBlockTime();
-        Microblock m = new Microblock(parent.canonical(), txs.microblockCanonical(), header.hash(), header.sequence(),
+        return new Microblock(parent.canonical(), txs.microblockCanonical(), header.hash(), header.sequence(),
                 header.parentHash(), parent.blockHeight() + 1, parent.blockHeight(), parent.blockHash(), burnHash,
                 burnTime, ApiTime.iso(burnTime), burnHeight, null, txs.txIds());
-        return m;
     }
 
     private List<Payload> entered(ChangeQueries.Change change) {
