@@ -405,6 +405,19 @@ abstract class SubscriptionsContract {
                         .filter(n -> n.path("method").asText().equals("microblock")).toList();
                 assertEquals(microblocks, again);
             }
+            // The event stream: the same params as data, the position as id.
+            try (SseClient stream = new SseClient("http://127.0.0.1:" + server.apiPort()
+                    + "/extended/v1/stream?event=microblock&last_event_id=0", Map.of())) {
+                List<SseClient.Event> events = stream.take(txsOf.size());
+                for (int i = 0; i < events.size(); i++) {
+                    SseClient.Event e = events.get(i);
+                    assertEquals("microblock", e.name());
+                    JsonNode data = SubscriptionServer.JSON.readTree(e.data());
+                    NotificationSchemas.checkParams("microblock", data);
+                    assertEquals(microblocks.get(i).get("params"), data);
+                    assertEquals(microblocks.get(i).path("position").asText(), e.id());
+                }
+            }
         }
     }
 
