@@ -56,26 +56,31 @@ public class EventIngestor {
         apply(RawPayload.received(path, body, receivedAt));
     }
 
-    /** Re-derives everything from the stored payloads, in arrival order. */
+    /**
+     * Re-derives everything from the stored payloads, in arrival order. The change log is kept and
+     * not appended to (subscribers are not told the chain again, see ChainWriter#rederiving).
+     */
     public synchronized void rebuild(LongConsumer progress) {
-        writer.clearDerived();
-        long last = 0;
-        while (true) {
-            List<StoredPayload> page = writer.storedPayloads(last);
-            if (page.isEmpty()) {
-                return;
-            }
-            for (StoredPayload payload : page) {
-                try {
-                    apply(payload.asRaw());
-                } catch (MalformedPayloadException e) {
-                    LOG.warn("stored payload {} ({}) still cannot be derived: {}", payload.id(), payload.path(),
-                            e.getMessage());
+        writer.rederiving(() -> {
+            writer.clearDerived();
+            long last = 0;
+            while (true) {
+                List<StoredPayload> page = writer.storedPayloads(last);
+                if (page.isEmpty()) {
+                    return;
                 }
-                last = payload.id();
-                progress.accept(last);
+                for (StoredPayload payload : page) {
+                    try {
+                        apply(payload.asRaw());
+                    } catch (MalformedPayloadException e) {
+                        LOG.warn("stored payload {} ({}) still cannot be derived: {}", payload.id(), payload.path(),
+                                e.getMessage());
+                    }
+                    last = payload.id();
+                    progress.accept(last);
+                }
             }
-        }
+        });
     }
 
     /**

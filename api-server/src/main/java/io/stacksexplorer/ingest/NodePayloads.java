@@ -105,6 +105,7 @@ final class NodePayloads {
         requireObject(b, "/new_microblocks");
         Map<String, List<NewEvent>> events = events(b);
         List<NewTransaction> txs = new ArrayList<>();
+        Map<String, String> parentHashes = new HashMap<>();
         for (JsonNode tx : array(b, "transactions")) {
             if (!isBurnchainOperation(tx)) {
                 NewTransaction t = transaction(tx, events);
@@ -112,10 +113,18 @@ final class NodePayloads {
                     throw new MalformedPayloadException("microblock transaction " + t.txId() + " has no microblock_hash");
                 }
                 txs.add(t);
+                JsonNode parent = tx.get("microblock_parent_hash");
+                if (parent != null && parent.isTextual()) {
+                    parentHashes.put(t.microblockHash(), normalizeHash(parent.asText(), "microblock_parent_hash"));
+                }
             }
         }
-        return new NewMicroblocks(hash(b, "parent_index_block_hash"),
-                optionalNumber(b, "burn_block_timestamp", -1), receivedAt, txs);
+        long burnTime = optionalNumber(b, "burn_block_timestamp", -1);
+        JsonNode burnHash = b.get("burn_block_hash");
+        NewMicroblocks.BurnBlock burn = burnHash == null || !burnHash.isTextual() || !b.has("burn_block_height") ? null
+                : new NewMicroblocks.BurnBlock(normalizeHash(burnHash.asText(), "burn_block_hash"),
+                number(b, "burn_block_height"), burnTime);
+        return new NewMicroblocks(hash(b, "parent_index_block_hash"), burnTime, receivedAt, txs, burn, parentHashes);
     }
 
     static List<NewMempoolTransaction> mempool(JsonNode b, long receivedAt) {

@@ -21,13 +21,39 @@ import java.util.List;
 @Singleton
 public class ChangeQueries {
 
-    /** One change as the write path logged it; {@code indexBlockHash} is null for mempool changes. */
-    public record Change(long position, String kind, String indexBlockHash, String txId, long recordedAt) {
+    /**
+     * One change as the write path logged it; {@code indexBlockHash} is null for mempool changes and
+     * for a microblock the anchored block it builds on, with its header in {@code microblock}.
+     */
+    public record Change(long position, String kind, String indexBlockHash, String txId, long recordedAt,
+                         MicroblockHeader microblock) {
+
+        public Change(long position, String kind, String indexBlockHash, String txId, long recordedAt) {
+            this(position, kind, indexBlockHash, txId, recordedAt, null);
+        }
     }
 
-    private static final String AFTER = "SELECT position, kind, index_block_hash, tx_id, recorded_at FROM change_log"
-            + " WHERE position > ? ORDER BY position LIMIT ?";
+    /** A microblock as the node announced it; the burn block fields are null when it did not say. */
+    public record MicroblockHeader(String hash, int sequence, String parentHash, String parentBurnBlockHash,
+                                   Long parentBurnBlockHeight, Long parentBurnBlockTime) {
+    }
+
+    /** The transactions of a microblock now: their ids in order, and whether any row still counts it. */
+    public record MicroblockTxs(List<String> txIds, boolean microblockCanonical) {
+    }
+
+    private static final String AFTER = "SELECT position, kind, index_block_hash, tx_id, recorded_at, microblock_hash,"
+            + " microblock_sequence, microblock_parent_hash, parent_burn_block_hash, parent_burn_block_height,"
+            + " parent_burn_block_time FROM change_log WHERE position > ? ORDER BY position LIMIT ?";
+    /**
+     * The rows of a microblock's transactions: unanchored ones, or the rows of the anchor blocks that
+     * confirmed it (txs_microblock_idx).
+     */
+    private static final String MICROBLOCK_TXS = "SELECT tx_id, microblock_canonical FROM txs WHERE microblock_hash = ?"
+            + " ORDER BY tx_index, tx_id";
     private static final String HEAD = "SELECT COALESCE(MAX(position), 0) FROM change_log";
+    /** The oldest change kept (the writer prunes by age, never the last row); 0 when none was logged. */
+    private static final String OLDEST = "SELECT COALESCE(MIN(position), 0) FROM change_log";
     /** A transaction as mined in one block (canonical or not by now), with a page of its events. */
     public record MinedTx(TxRow tx, List<EventRow> events) {
     }
@@ -102,7 +128,35 @@ public class ChangeQueries {
         return query(AFTER, ps -> {
             ps.setLong(1, position);
             ps.setInt(2, limit);
-        }, rs -> new Change(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getLong(5)));
+        }, rs -> new Change(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getLong(5),
+                rs.getString(6) == null ? null : new MicroblockHeader(rs.getString(6), rs.getInt(7), rs.getString(8),
+                        rs.getString(9), nullableLong(rs, 10), nullableLong(rs, 11))));
+    }
+
+    /**
+     * The transactions of microblock {@code microblockHash}, each once in order; it is microblock
+     * canonical unless every row of it says it was orphaned (no rows: nothing settled it).
+     */
+    public MicroblockTxs microblockTxs(String microblockHash) {
+        List<Object[]> rows = query(MICROBLOCK_TXS, ps -> ps.setString(1, microblockHash),
+                rs -> new Object[]{rs.getString(1), rs.getBoolean(2)});
+        java.util.LinkedHashSet<String> ids = new java.util.LinkedHashSet<>();
+        boolean canonical = rows.isEmpty();
+        for (Object[] row : rows) {
+            ids.add((String) row[0]);
+            canonical |= (Boolean) row[1];
+        }
+        return new MicroblockTxs(List.copyOf(ids), canonical);
+    }
+
+    private static Long nullableLong(ResultSet rs, int column) throws SQLException {
+        long value = rs.getLong(column);
+        return rs.wasNull() ? null : value;
+    }
+
+    /** The oldest position still in the log (0 when nothing was logged). */
+    public long oldest() {
+        return query(OLDEST, ps -> { }, rs -> rs.getLong(1)).get(0);
     }
 
     /** The last logged position (0 when nothing was logged). */

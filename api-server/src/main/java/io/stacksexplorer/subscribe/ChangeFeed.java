@@ -135,6 +135,32 @@ public class ChangeFeed {
         }
     }
 
+    /** A resume from a position whose following changes the writer pruned (retention). */
+    static final class Pruned extends RuntimeException {
+        final long oldest;
+
+        Pruned(long oldest) {
+            super("the change log keeps positions from " + oldest + " on", null, false, false);
+            this.oldest = oldest;
+        }
+    }
+
+    /**
+     * Refuses a resume from {@code after} when the log no longer has every change after it: the
+     * client must read the current state again and subscribe without a position; never a silent gap.
+     */
+    void requireResumable(Position after) {
+        long oldest = changes.oldest();
+        if (oldest > 0 && firstNeeded(after) < oldest) {
+            throw new Pruned(oldest);
+        }
+    }
+
+    /** The first change a resume from {@code after} reads (positions start at 1). */
+    private static long firstNeeded(Position after) {
+        return Math.max(1, after.index() == Integer.MAX_VALUE ? after.change() + 1 : after.change());
+    }
+
     /** One page of a catch-up: the notifications after a position, and how far they reach. */
     record Page(List<Notification> notifications, Position reached) {
     }
@@ -150,6 +176,11 @@ public class ChangeFeed {
             return new Page(List.of(), after);
         }
         List<ChangeQueries.Change> page = new ArrayList<>(changes.after(from, PAGE));
+        // Positions have no holes: a first row beyond the next position means the writer pruned the
+        // changes in between while this catch-up ran. The connection ends instead of skipping them.
+        if (page.isEmpty() || page.get(0).position() > firstNeeded(after)) {
+            throw new Pruned(changes.oldest());
+        }
         page.removeIf(c -> c.position() > through);
         if (page.isEmpty()) {
             return new Page(List.of(), Position.afterAllOf(through));
@@ -210,6 +241,11 @@ public class ChangeFeed {
         }
     }
 
+    /** How many subscriptions of all connections watch {@code topic}. */
+    int watchers(Topic topic) {
+        return watched.getOrDefault(topic, 0);
+    }
+
     void unwatch(Topic topic) {
         watched.computeIfPresent(topic, (t, n) -> n == 1 ? null : n - 1);
         if (topic.method().equals(ChangePayloads.ADDRESS_TX_UPDATE)) {
@@ -227,6 +263,7 @@ public class ChangeFeed {
             case "mempool" -> interest.wants(new Topic(ChangePayloads.MEMPOOL, null))
                     || interest.wants(new Topic(ChangePayloads.TX_UPDATE, change.txId())) || interest.anyAddress();
             case "tx" -> interest.wants(new Topic(ChangePayloads.TX_UPDATE, change.txId())) || interest.anyAddress();
+            case "microblock" -> interest.wants(new Topic(ChangePayloads.MICROBLOCK, null));
             default -> false;
         };
     }

@@ -83,6 +83,18 @@ class NotificationStream {
             throw ApiProblems.badParameter(fromHeader ? "Last-Event-ID" : "last_event_id",
                     "not a position such as 1042 or 1042:2: '" + resumeText + "'");
         }
+        if (after != null) {
+            try {
+                feed.requireResumable(after);
+            } catch (ChangeFeed.Pruned e) {
+                throw Problem.builder().withTitle(Status.GONE.getReasonPhrase()).withStatus(Status.GONE)
+                        .withDetail("position " + after + " is no longer available: " + e.getMessage()
+                                + "; read the current state and open a new stream without a position")
+                        .with("parameter", fromHeader ? "Last-Event-ID" : "last_event_id")
+                        .with("oldest_position", Long.toString(e.oldest))
+                        .build();
+            }
+        }
         if (feed.connections() >= settings.getMaxConnections()) {
             throw Problem.builder().withTitle(Status.SERVICE_UNAVAILABLE.getReasonPhrase())
                     .withStatus(Status.SERVICE_UNAVAILABLE).withDetail("too many open subscriptions; retry later")

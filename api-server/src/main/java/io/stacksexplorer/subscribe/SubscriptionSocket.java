@@ -40,6 +40,8 @@ class SubscriptionSocket {
     static final int INVALID_PARAMS = -32602;
     /** Server-defined: the per-connection subscription limit is reached. */
     static final int TOO_MANY_SUBSCRIPTIONS = -32001;
+    /** Server-defined: {@code after} is older than the change log keeps (retention); re-sync, then subscribe live. */
+    static final int POSITION_PRUNED = -32002;
 
     /** Close codes: 1008 (policy violation) for a client too slow to follow, 1013 when the server is full. */
     static final CloseReason TOO_SLOW = new CloseReason(1008, "too slow: resume from the last position");
@@ -174,6 +176,17 @@ class SubscriptionSocket {
             reply.accept(error(id, TOO_MANY_SUBSCRIPTIONS, "at most " + settings.getMaxSubscriptionsPerConnection()
                     + " subscriptions per connection", null));
             return;
+        }
+        if (after != null) {
+            try {
+                feed.requireResumable(after);
+            } catch (ChangeFeed.Pruned e) {
+                ObjectNode error = error(id, POSITION_PRUNED, "Position no longer available: " + e.getMessage()
+                        + "; read the current state and subscribe without after", "after");
+                ((ObjectNode) error.at("/error/data")).put("oldest_position", Long.toString(e.oldest));
+                reply.accept(error);
+                return;
+            }
         }
         socket.subscribe(topic, after, () -> reply.accept(success(id, result)));
     }

@@ -13,8 +13,6 @@ import java.util.regex.Pattern;
 /** Parses what a client asks to watch, with the same rules as the HTTP routes' parameters. */
 final class Topics {
 
-    /** Accepted so that the official client's subscribeMicroblocks works; this API serves no microblocks. */
-    static final String MICROBLOCK = "microblock";
     /** The peer's other events, over data this API does not serve. */
     private static final Set<String> NOT_SERVED = Set.of("address_balance_update", "nft_event", "nft_asset_event",
             "nft_collection_event");
@@ -39,7 +37,7 @@ final class Topics {
             throw new Invalid("event", "event is required");
         }
         return switch (event) {
-            case ChangePayloads.BLOCK, ChangePayloads.MEMPOOL, MICROBLOCK -> new Topic(event, null);
+            case ChangePayloads.BLOCK, ChangePayloads.MEMPOOL, ChangePayloads.MICROBLOCK -> new Topic(event, null);
             default -> throw unknown(event);
         };
     }

@@ -1,6 +1,7 @@
 package io.stacksexplorer.web;
 
 import io.stacksexplorer.query.AddressTxRow;
+import io.stacksexplorer.query.BlockRow;
 import io.stacksexplorer.query.ChangeQueries;
 import io.stacksexplorer.query.MempoolTxRow;
 import io.stacksexplorer.query.TransactionLookup;
@@ -8,6 +9,7 @@ import io.stacksexplorer.query.TransactionQueries;
 import io.stacksexplorer.server.model.AddressEventCounts;
 import io.stacksexplorer.server.model.AddressTransactionUpdate;
 import io.stacksexplorer.server.model.AssetEventCounts;
+import io.stacksexplorer.server.model.Microblock;
 import io.stacksexplorer.server.model.Transaction;
 import jakarta.inject.Singleton;
 
@@ -29,6 +31,7 @@ public class ChangePayloads {
     /** Event names, as the peer's WebSocket notifications name them. */
     public static final String BLOCK = "block";
     public static final String MEMPOOL = "mempool";
+    public static final String MICROBLOCK = "microblock";
     public static final String TX_UPDATE = "tx_update";
     public static final String ADDRESS_TX_UPDATE = "address_tx_update";
 
@@ -73,8 +76,28 @@ public class ChangePayloads {
                     .orElse(List.of());
             case "mempool" -> entered(change);
             case "tx" -> change.indexBlockHash() != null ? mined(change) : current(change.txId());
+            case "microblock" -> changes.block(change.indexBlockHash())
+                    .map(parent -> List.of(new Payload(MICROBLOCK, null, microblock(change.microblock(), parent))))
+                    .orElse(List.of());
             default -> List.of();
         };
+    }
+
+    /**
+     * A microblock as it arrived: unanchored ({@code block_hash} null; the anchor block that settles
+     * it has its own change), its header as the node sent it, its transactions, and whether its parent
+     * is canonical and it was not orphaned as known now (as a block's {@code canonical}).
+     */
+    private Microblock microblock(ChangeQueries.MicroblockHeader header, BlockRow parent) {
+        ChangeQueries.MicroblockTxs txs = changes.microblockTxs(header.hash());
+        // The node sends the parent's burn block with the microblocks; the parent block's own otherwise.
+        String burnHash = header.parentBurnBlockHash() != null ? header.parentBurnBlockHash() : parent.burnBlockHash();
+        long burnHeight = header.parentBurnBlockHeight() != null ? header.parentBurnBlockHeight()
+                : parent.burnBlockHeight();
+        long burnTime = header.parentBurnBlockTime() != null ? header.parentBurnBlockTime() : parent.burnBlockTime();
+        return new Microblock(parent.canonical(), txs.microblockCanonical(), header.hash(), header.sequence(),
+                header.parentHash(), parent.blockHeight() + 1, parent.blockHeight(), parent.blockHash(), burnHash,
+                burnTime, ApiTime.iso(burnTime), burnHeight, null, txs.txIds());
     }
 
     private List<Payload> entered(ChangeQueries.Change change) {

@@ -41,6 +41,10 @@ class SpecProblemResponseProcessor implements ErrorResponseProcessor<Problem> {
             if (parameter != null) {
                 problem.setParameter(parameter.toString());
             }
+            Object oldest = thrown.getParameters().get("oldest_position");
+            if (oldest != null) {
+                problem.setOldestPosition(oldest.toString());
+            }
         } else if (status < 500) {
             problem.setDetail(context.getErrors().stream().map(Error::getMessage).findFirst()
                     .orElse(httpStatus.getReason()));

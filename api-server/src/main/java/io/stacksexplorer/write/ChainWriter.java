@@ -31,6 +31,11 @@ public class ChainWriter {
     private final CommittedCounters committedCounters = new CommittedCounters();
     private final PendingMempool pendingMempool = new PendingMempool();
     private final StatisticsSchedule statistics = new StatisticsSchedule();
+    /**
+     * While a rebuild re-derives the stored payloads: nothing is logged for subscriptions, since the
+     * change log already holds every change of that chain (see {@link #rederiving}).
+     */
+    private volatile boolean rederiving;
     /** The statements of the transaction {@link #inOneTransaction} holds open on this thread, if any. */
     private final ThreadLocal<Statements> open = new ThreadLocal<>();
 
@@ -97,7 +102,8 @@ public class ChainWriter {
                 return 0;
             }
             undefer(sql, raw);
-            return microblocks.write(sql, micro, parent);
+            // A rebuild logs nothing: the microblocks' changes are taken into a log that is never appended.
+            return microblocks.write(sql, micro, parent, rederiving ? new ChangeLog() : sql.changeLog());
         });
     }
 
@@ -206,6 +212,21 @@ public class ChainWriter {
         });
     }
 
+    /**
+     * Runs {@code work} (a rebuild: {@link #clearDerived}, then every stored payload again) without
+     * appending to the change log: the changes it re-derives were logged when the payloads first
+     * arrived, and their rows name blocks and transactions by hash and id, which a rebuild derives
+     * again the same. Subscribers see nothing twice; a resume renders the rebuilt rows.
+     */
+    public void rederiving(Runnable work) {
+        rederiving = true;
+        try {
+            work.run();
+        } finally {
+            rederiving = false;
+        }
+    }
+
     /** Empties every derived table (before a rebuild from the stored payloads). */
     public void clearDerived() {
         committedCounters.clear();
@@ -284,6 +305,16 @@ public class ChainWriter {
         });
     }
 
+    /**
+     * Deletes up to {@code batch} of the oldest change-log rows recorded before {@code recordedBefore}
+     * (Unix milliseconds), in one short transaction of its own ({@link ChangeLogRetention}).
+     *
+     * @return the number of rows deleted
+     */
+    public int pruneChangeLog(long recordedBefore, int batch) {
+        return inTransaction(sql -> ChangeLog.prune(sql, recordedBefore, batch));
+    }
+
     /** Whether any block has been written (the demo chain is only generated into an empty database). */
     public boolean hasBlocks() {
         return inTransaction(sql -> sql.exists(WriteSql.ANY_BLOCK));
@@ -296,8 +327,8 @@ public class ChainWriter {
      * new state), the restored blocks oldest first, then the block and its transactions. A block
      * stored beside the chain changes nothing that is served and is not logged.
      */
-    private static void logChanges(Statements sql, NewBlock block, BlockWriteResult result) throws SQLException {
-        if (result.alreadyStored() || result.waitingForParent()
+    private void logChanges(Statements sql, NewBlock block, BlockWriteResult result) throws SQLException {
+        if (rederiving || result.alreadyStored() || result.waitingForParent()
                 || !block.indexBlockHash().equals(sql.tip().indexBlockHash())) {
             return;
         }
@@ -316,12 +347,18 @@ public class ChainWriter {
     }
 
     /** Delivered mempool transactions; ones that were not added (known, mined) are skipped when served. */
-    private static void logMempool(Statements sql, List<NewMempoolTransaction> txs) throws SQLException {
+    private void logMempool(Statements sql, List<NewMempoolTransaction> txs) throws SQLException {
+        if (rederiving) {
+            return;
+        }
         sql.changeLog().mempool(txs.stream().map(tx -> tx.txId() != null ? tx.txId()
                 : io.stacksexplorer.codec.Sha512_256.txId(io.stacksexplorer.codec.Hex.decode(tx.rawTx()))).toList());
     }
 
-    private static void logDropped(Statements sql, Collection<String> txIds) throws SQLException {
+    private void logDropped(Statements sql, Collection<String> txIds) throws SQLException {
+        if (rederiving) {
+            return;
+        }
         ChangeLog log = sql.changeLog();
         for (String txId : txIds) {
             log.tx(txId, null);

@@ -23,6 +23,7 @@ final class ChangeLog {
     static final String KIND_BLOCK = "block";
     static final String KIND_MEMPOOL = "mempool";
     static final String KIND_TX = "tx";
+    static final String KIND_MICROBLOCK = "microblock";
 
     /** Takes {@code ?} positions; the row lock it takes orders the commits of concurrent writers. */
     private static final WriteStatement ADVANCE_HEAD = writing(CHANGE_LOG_HEAD).sql(
@@ -30,23 +31,43 @@ final class ChangeLog {
     private static final WriteStatement HEAD = reading(CHANGE_LOG_HEAD).sql(
             "SELECT position FROM change_log_head WHERE id = 1");
     private static final WriteStatement INSERT = writing(CHANGE_LOG).sql(
-            "INSERT INTO change_log (position, kind, index_block_hash, tx_id, recorded_at) VALUES (?, ?, ?, ?, ?)");
+            "INSERT INTO change_log (position, kind, index_block_hash, tx_id, recorded_at,"
+            + " microblock_hash, microblock_sequence, microblock_parent_hash, parent_burn_block_hash,"
+            + " parent_burn_block_height, parent_burn_block_time) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
     /**
      * PostgreSQL: the head advanced by {@code ?} positions and the rows at them, in one round trip
      * instead of three. Takes the count (twice), the time and the arrays of kinds, blocks and
-     * transaction ids in order: row n (from 1) gets position head - count + n.
+     * transaction ids in order: row n (from 1) gets position head - count + n. Not for microblock
+     * changes, whose header columns it does not carry ({@link #append}).
      */
     private static final WriteStatement APPEND_POSTGRESQL = writing(CHANGE_LOG_HEAD, CHANGE_LOG).sql("""
             WITH head AS (UPDATE change_log_head SET position = position + ? WHERE id = 1 RETURNING position)
             INSERT INTO change_log (position, kind, index_block_hash, tx_id, recorded_at)
             SELECT head.position - ? + c.n, c.kind, c.block, c.tx, ?
             FROM head, UNNEST(?::varchar[], ?::varchar[], ?::varchar[]) WITH ORDINALITY AS c (kind, block, tx, n)""");
+    /** The oldest rows, to find how far a prune may go (the primary key's order: no index needed). */
+    private static final WriteStatement OLDEST = reading(CHANGE_LOG).sql(
+            "SELECT position, recorded_at FROM change_log ORDER BY position LIMIT ?");
+    private static final WriteStatement DELETE_THROUGH = writing(CHANGE_LOG).sql(
+            "DELETE FROM change_log WHERE position <= ?");
     /** The transactions of one block in chain order. */
     private static final WriteStatement TXS_OF_BLOCK = reading(TXS).sql(
             "SELECT tx_id FROM txs WHERE index_block_hash = ? ORDER BY microblock_sequence, tx_index");
 
-    /** One change: {@code kind} with the block or transaction it concerns. */
-    record Change(String kind, String indexBlockHash, String txId) {
+    /**
+     * One change: {@code kind} with the block or transaction it concerns; a microblock's header
+     * facts in {@code microblock} (its {@code indexBlockHash} is the anchored block it builds on).
+     */
+    record Change(String kind, String indexBlockHash, String txId, MicroblockHeader microblock) {
+
+        Change(String kind, String indexBlockHash, String txId) {
+            this(kind, indexBlockHash, txId, null);
+        }
+    }
+
+    /** What the node said of a microblock (the burn block fields null when it did not say). */
+    record MicroblockHeader(String hash, int sequence, String parentHash, String parentBurnBlockHash,
+                            Long parentBurnBlockHeight, Long parentBurnBlockTime) {
     }
 
     private final List<Change> changes = new ArrayList<>();
@@ -72,6 +93,12 @@ final class ChangeLog {
         return this;
     }
 
+    /** A microblock stored for the first time on top of the anchored block {@code parentIndexBlockHash}. */
+    ChangeLog microblock(String parentIndexBlockHash, MicroblockHeader header) {
+        changes.add(new Change(KIND_MICROBLOCK, parentIndexBlockHash, null, header));
+        return this;
+    }
+
     /** A block that joined the canonical chain (new or restored), then each of its transactions. */
     ChangeLog blockWithTxs(Statements sql, String indexBlockHash) throws SQLException {
         block(indexBlockHash);
@@ -90,10 +117,30 @@ final class ChangeLog {
     }
 
     /**
+     * Deletes the oldest rows recorded before {@code recordedBefore} (Unix milliseconds), at most
+     * {@code batch} of them, never the last one: the log keeps its head, so the oldest position it
+     * has is always known (positions have no holes: a resume from before it is refused, not cut
+     * short; see subscribe.ChangeFeed).
+     *
+     * @return the number of rows deleted
+     */
+    static int prune(Statements sql, long recordedBefore, int batch) throws SQLException {
+        long head = sql.query(HEAD, rs -> rs.getLong(1)).get(0);
+        long through = -1;
+        for (long[] row : sql.query(OLDEST, rs -> new long[]{rs.getLong(1), rs.getLong(2)}, batch)) {
+            if (row[1] >= recordedBefore || row[0] >= head) {
+                break;
+            }
+            through = row[0];
+        }
+        return through < 0 ? 0 : sql.update(DELETE_THROUGH, through);
+    }
+
+    /**
      * Appends the changes, in the order they were added, at the next positions: once per database
      * transaction, by {@link Statements#finish} (a replay's transaction holds many blocks). On
-     * PostgreSQL one statement takes the positions and inserts the rows; on H2 the head is advanced,
-     * read back, and the rows are batched.
+     * PostgreSQL one statement takes the positions and inserts the rows, unless a microblock is among
+     * them (2.x chains only); otherwise the head is advanced, read back, and the rows are batched.
      */
     void append(Statements sql) throws SQLException {
         if (changes.isEmpty()) {
@@ -101,7 +148,7 @@ final class ChangeLog {
         }
         long now = System.currentTimeMillis();
         int count = changes.size();
-        if (sql.isPostgres()) {
+        if (sql.isPostgres() && changes.stream().noneMatch(change -> change.microblock() != null)) {
             String[] kinds = new String[count];
             String[] blocks = new String[count];
             String[] txIds = new String[count];
@@ -120,7 +167,11 @@ final class ChangeLog {
         sql.update(ADVANCE_HEAD, count);
         long position = sql.query(HEAD, rs -> rs.getLong(1)).get(0) - count;
         for (Change change : changes) {
-            sql.addBatch(INSERT, ++position, change.kind(), change.indexBlockHash(), change.txId(), now);
+            MicroblockHeader m = change.microblock();
+            sql.addBatch(INSERT, ++position, change.kind(), change.indexBlockHash(), change.txId(), now,
+                    m == null ? null : m.hash(), m == null ? null : m.sequence(), m == null ? null : m.parentHash(),
+                    m == null ? null : m.parentBurnBlockHash(), m == null ? null : m.parentBurnBlockHeight(),
+                    m == null ? null : m.parentBurnBlockTime());
         }
         changes.clear();
     }

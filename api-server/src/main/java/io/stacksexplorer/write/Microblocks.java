@@ -21,13 +21,17 @@ final class Microblocks {
         this.rows = rows;
     }
 
-    /** Writes the unanchored rows of microblocks whose parent block is stored; returns how many. */
-    int write(Statements sql, NewMicroblocks micro, ChainRows.BlockRef parent) throws SQLException {
+    /**
+     * Writes the unanchored rows of microblocks whose parent block is stored; returns how many.
+     * Each microblock written for the first time is added to {@code log}, by sequence.
+     */
+    int write(Statements sql, NewMicroblocks micro, ChainRows.BlockRef parent, ChangeLog log) throws SQLException {
         boolean onTip = parent.indexBlockHash().equals(sql.tip().indexBlockHash());
         Positions positions = sql.positions();
         long height = parent.height() + 1;
         Map<String, TxFacts> mined = new LinkedHashMap<>();
         int written = 0;
+        Map<String, Integer> newMicroblocks = new LinkedHashMap<>();
         String lastHash = null;
         int lastSequence = -1;
         boolean mempoolChanged = false;
@@ -58,6 +62,7 @@ final class Microblocks {
             rows.insertTransaction(sql, at, derived, positions, false);
             sql.servedUnanchored(true);
             written++;
+            newMicroblocks.putIfAbsent(tx.microblockHash(), tx.microblockSequence());
             if (onTip) {
                 mined.put(tx.txId(), derived.facts());
                 if (tx.microblockSequence() > lastSequence) {
@@ -73,7 +78,28 @@ final class Microblocks {
         if (mempoolChanged) {
             sql.mempoolChanged();
         }
+        logNew(micro, parent, newMicroblocks, log);
         return written;
+    }
+
+    private static void logNew(NewMicroblocks micro, ChainRows.BlockRef parent, Map<String, Integer> written,
+                               ChangeLog log) {
+        NewMicroblocks.BurnBlock burn = micro.parentBurnBlock();
+        Map<Integer, String> bySequence = new java.util.HashMap<>();
+        for (NewTransaction tx : micro.transactions()) {
+            bySequence.putIfAbsent(tx.microblockSequence(), tx.microblockHash());
+        }
+        written.entrySet().stream().sorted(Map.Entry.comparingByValue()).forEach(m -> {
+            String parentHash = micro.parentHashes().get(m.getKey());
+            if (parentHash == null) {
+                // A node always says; a payload made without it: the stream's previous microblock,
+                // or the anchored block for the first one.
+                parentHash = m.getValue() == 0 ? parent.blockHash() : bySequence.get(m.getValue() - 1);
+            }
+            log.microblock(parent.indexBlockHash(), new ChangeLog.MicroblockHeader(m.getKey(), m.getValue(),
+                    parentHash, burn == null ? null : burn.hash(), burn == null ? null : burn.height(),
+                    burn == null ? null : burn.time()));
+        });
     }
 
     /** Where a confirmed microblock transaction stood while it was unanchored. */

@@ -332,6 +332,95 @@ abstract class SubscriptionsContract {
         }
     }
 
+    /** A 2.x mainnet log: block 1, three microblocks on it (five transactions), then two forks of block 2. */
+    static final String MICROBLOCK_LOG = "mainnet-reorg-scenario2.tsv";
+
+    @Test
+    void eachMicroblockIsAnnouncedOnceAsTheNodeSentItAndIsReadableOnArrival() throws Exception {
+        Path log = sharedLog(MICROBLOCK_LOG);
+        Assumptions.assumeTrue(log != null, "../shared/data/stacks-node-events/" + MICROBLOCK_LOG + " is not there");
+        List<NodeFeeder.Payload> feed = NodeFeeder.read(log);
+        // What the node said of each microblock: header, parent burn block, transactions in order.
+        Map<String, List<String>> txsOf = new java.util.LinkedHashMap<>();
+        Map<String, JsonNode> headerOf = new java.util.HashMap<>();
+        JsonNode delivery = null;
+        for (NodeFeeder.Payload p : feed) {
+            if (p.path().equals("/new_microblocks")) {
+                delivery = SubscriptionServer.JSON.readTree(p.body());
+                for (JsonNode tx : delivery.path("transactions")) {
+                    String hash = tx.path("microblock_hash").asText();
+                    txsOf.computeIfAbsent(hash, h -> new ArrayList<>()).add(tx.path("txid").asText());
+                    headerOf.putIfAbsent(hash, tx);
+                }
+            }
+        }
+        assertNotNull(delivery, MICROBLOCK_LOG + " has a /new_microblocks payload");
+        try (SubscriptionServer server = SubscriptionServer.start(database(), "0x00000001", Map.of())) {
+            List<String> unreadable = new CopyOnWriteArrayList<>();
+            WsClient client = new WsClient(server.wsUrl(), n -> {
+                if (n.path("method").asText().equals("microblock")) {
+                    for (JsonNode id : n.at("/params/txs")) {
+                        SubscriptionServer.Answer a = server.get("/extended/v1/tx/multiple?unanchored=true&tx_id="
+                                + id.asText());
+                        if (a.status() != 200 || !a.body().at("/" + id.asText() + "/found").asBoolean()) {
+                            unreadable.add("tx " + id.asText() + ": " + a.status() + " " + a.raw());
+                        }
+                    }
+                }
+            });
+            List<JsonNode> microblocks;
+            try (client) {
+                client.subscribe(WsClient.params("microblock"));
+                server.post(feed);
+                microblocks = until(client, "microblock", txsOf.size()).stream()
+                        .filter(n -> n.path("method").asText().equals("microblock")).toList();
+            }
+            assertEquals(List.of(), unreadable, "a microblock's transactions are readable when it is announced");
+            microblocks.forEach(NotificationSchemas::check);
+            assertEquals(new ArrayList<>(txsOf.keySet()),
+                    microblocks.stream().map(n -> n.at("/params/microblock_hash").asText()).toList(),
+                    "each microblock once, in stream order");
+            for (JsonNode n : microblocks) {
+                JsonNode m = n.get("params");
+                String hash = m.path("microblock_hash").asText();
+                JsonNode header = headerOf.get(hash);
+                assertEquals(txsOf.get(hash), SubscriptionServer.JSON.convertValue(m.get("txs"), List.class), hash);
+                assertEquals(header.path("microblock_sequence").asInt(), m.path("microblock_sequence").asInt());
+                assertEquals(header.path("microblock_parent_hash").asText(), m.path("microblock_parent_hash").asText());
+                assertEquals(delivery.path("burn_block_hash").asText(), m.path("parent_burn_block_hash").asText());
+                assertEquals(delivery.path("burn_block_height").asLong(), m.path("parent_burn_block_height").asLong());
+                assertEquals(delivery.path("burn_block_timestamp").asLong(), m.path("parent_burn_block_time").asLong());
+                assertEquals(1, m.path("parent_block_height").asLong());
+                assertEquals(2, m.path("block_height").asLong());
+                assertTrue(m.path("canonical").asBoolean() && m.path("microblock_canonical").asBoolean(), m.toString());
+                assertTrue(m.get("block_hash").isNull(), "unanchored when announced: " + m);
+            }
+            assertEquals(server.get("/extended/v2/blocks/1").body().path("hash").asText(),
+                    microblocks.get(0).at("/params/parent_block_hash").asText());
+
+            // Resumed from the start: the same notifications at the same positions.
+            try (WsClient resumed = new WsClient(server.wsUrl())) {
+                resumed.subscribe(WsClient.params("microblock").put("after", "0"));
+                List<JsonNode> again = until(resumed, "microblock", txsOf.size()).stream()
+                        .filter(n -> n.path("method").asText().equals("microblock")).toList();
+                assertEquals(microblocks, again);
+            }
+            // The event stream: the same params as data, the position as id.
+            try (SseClient stream = new SseClient("http://127.0.0.1:" + server.apiPort()
+                    + "/extended/v1/stream?event=microblock&last_event_id=0", Map.of())) {
+                List<SseClient.Event> events = stream.take(txsOf.size());
+                for (int i = 0; i < events.size(); i++) {
+                    SseClient.Event e = events.get(i);
+                    assertEquals("microblock", e.name());
+                    JsonNode data = SubscriptionServer.JSON.readTree(e.data());
+                    NotificationSchemas.checkParams("microblock", data);
+                    assertEquals(microblocks.get(i).get("params"), data);
+                    assertEquals(microblocks.get(i).path("position").asText(), e.id());
+                }
+            }
+        }
+    }
+
     @Test
     void aReorgSendsEachTransactionItsNewStateAndTheNewForksBlocks() throws Exception {
         List<NewBlock> chain = DemoChain.generate(DemoChain.DEFAULT_SEED).blocks().subList(0, 22);
@@ -412,6 +501,210 @@ abstract class SubscriptionsContract {
             writer.writeBlock(chain.get(written));
             assertEquals(List.of((long) written + 1), heights(until(reader, "block", 1)));
         }
+    }
+
+    /**
+     * A rebuild (every table derived again from the stored payloads) keeps the change log and adds
+     * nothing to it: nobody is told the chain a second time, and a resume afterwards renders the
+     * same notifications from the rebuilt rows.
+     */
+    @Test
+    void aRebuildAnnouncesNothingAgainAndResumesRenderTheSame() throws Exception {
+        try (SubscriptionServer server = SubscriptionServer.start(database(), chainId, Map.of());
+             WsClient client = new WsClient(server.wsUrl())) {
+            client.subscribe(WsClient.params("block"));
+            server.post(payloads);
+            List<JsonNode> live = until(client, "block", servedBlocks());
+            io.stacksexplorer.query.ChangeQueries changes = server.context().getBean(io.stacksexplorer.query.ChangeQueries.class);
+            long head = changes.head();
+
+            server.context().getBean(io.stacksexplorer.ingest.EventIngestor.class).rebuild(id -> { });
+
+            assertEquals(head, changes.head(), "the rebuild appended nothing to the change log");
+            assertEquals(List.of(), client.drain(2), "nothing is announced again");
+            try (WsClient resumed = new WsClient(server.wsUrl())) {
+                resumed.subscribe(WsClient.params("block").put("after", "0"));
+                assertEquals(live, until(resumed, "block", servedBlocks()));
+            }
+        }
+    }
+
+    /**
+     * The writer prunes the change log by age (7 days by default): a resume from a position it no
+     * longer has is refused with the oldest position it keeps (JSON-RPC error -32002, event stream
+     * 410), never answered with a silent gap; a resume from within the kept log still works.
+     */
+    @Test
+    void aResumeFromBeforeTheKeptLogIsRefusedWithTheOldestPosition() throws Exception {
+        List<NewBlock> chain = DemoChain.generate(DemoChain.DEFAULT_SEED).blocks().subList(0, 30);
+        try (SubscriptionServer server = SubscriptionServer.start(database(), "0x00000001", Map.of())) {
+            ChainWriter writer = server.context().getBean(ChainWriter.class);
+            io.stacksexplorer.query.ChangeQueries changes = server.context().getBean(io.stacksexplorer.query.ChangeQueries.class);
+            chain.subList(0, 20).forEach(writer::writeBlock);
+            long aged = changes.head();
+            // The first twenty blocks' changes were recorded eight days ago.
+            try (java.sql.Connection c = io.micronaut.data.connection.jdbc.advice.DelegatingDataSource.unwrapDataSource(
+                    server.context().getBean(javax.sql.DataSource.class)).getConnection();
+                 java.sql.PreparedStatement st = c.prepareStatement(
+                         "UPDATE change_log SET recorded_at = recorded_at - ? WHERE position <= ?")) {
+                st.setLong(1, java.time.Duration.ofDays(8).toMillis());
+                st.setLong(2, aged);
+                assertEquals(aged, st.executeUpdate());
+            }
+            chain.subList(20, 30).forEach(writer::writeBlock);
+            assertEquals(aged, server.context().getBean(io.stacksexplorer.write.ChangeLogRetention.class).prune(),
+                    "every change older than the retention, and nothing newer");
+            assertEquals(aged + 1, changes.oldest());
+            String oldest = Long.toString(aged + 1);
+
+            try (WsClient client = new WsClient(server.wsUrl())) {
+                for (String after : List.of("0", Long.toString(aged - 1), Long.toString(aged), aged + ":1")) {
+                    JsonNode refused = client.call("subscribe", WsClient.params("block").put("after", after));
+                    assertEquals(-32002, refused.at("/error/code").asInt(), after + ": " + refused);
+                    assertEquals("after", refused.at("/error/data/parameter").asText());
+                    assertEquals(oldest, refused.at("/error/data/oldest_position").asText());
+                }
+                // From the oldest position kept (block 21's change, whose one notification the
+                // client saw): the blocks after it.
+                client.subscribe(WsClient.params("block").put("after", oldest));
+                assertEquals(range(22, 30), heights(until(client, "block", 9)));
+            }
+            for (String query : List.of("?event=block&last_event_id=0", "?event=block&last_event_id=" + (aged - 1))) {
+                SubscriptionServer.Answer gone = server.get("/extended/v1/stream" + query);
+                assertEquals(410, gone.status(), gone.raw());
+                assertEquals("last_event_id", gone.body().path("parameter").asText());
+                assertEquals(oldest, gone.body().path("oldest_position").asText());
+            }
+        }
+    }
+
+    /**
+     * Memory stays flat while clients that never read are flooded: sixty stalled WebSockets, each
+     * subscribed to blocks and to the busiest addresses of the demo chain, while the whole chain is
+     * written. The heap in use after a full GC (plus Netty's direct buffers, where frames wait to be
+     * sent) may grow by at most {@link #FLAT}, and every stalled client is closed with 1008.
+     *
+     * <p>Why this can fail: without the per-connection bound a stalled connection keeps every
+     * notification written to it (the envelope string and its frame, at least a byte per character),
+     * so the server would hold the stalled clients' whole traffic. That traffic is measured here
+     * (every notification of the log for their subscriptions, rendered as the server renders it), and
+     * the test requires it to be several times {@link #FLAT}: unbounded buffering would exceed it.
+     */
+    @Test
+    void stalledClientsLeaveTheHeapFlatAndAreClosedWith1008() throws Exception {
+        List<NewBlock> chain = DemoChain.generate(DemoChain.DEFAULT_SEED).blocks();
+        Map<String, Integer> sent = new java.util.HashMap<>();
+        for (NewBlock block : chain) {
+            for (NewTransaction tx : block.transactions()) {
+                sent.merge(StacksTransaction.decodeHex(tx.rawTx()).senderAddress().toString(), 1, Integer::sum);
+            }
+        }
+        List<String> requests = new ArrayList<>();
+        requests.add(WsClient.params("block").toString());
+        sent.entrySet().stream().sorted(Map.Entry.<String, Integer>comparingByValue().reversed()).limit(60)
+                .forEach(e -> requests.add(WsClient.params("address_tx_update").put("address", e.getKey()).toString()));
+        int stalledClients = 60;
+        Map<String, Object> small = Map.of("stacks.subscriptions.max-pending-per-connection", 20,
+                "micronaut.server.netty.child-options.SO_SNDBUF", 4096);
+        try (SubscriptionServer server = SubscriptionServer.start(database(), "0x00000001", small)) {
+            if (database() == TestDatabase.H2) {
+                // H2's page cache (64 MB, StorageSettings) fills as the chain is written: kept small
+                // here so that it does not pass for buffered notifications.
+                try (java.sql.Connection c = io.micronaut.data.connection.jdbc.advice.DelegatingDataSource.unwrapDataSource(
+                        server.context().getBean(javax.sql.DataSource.class)).getConnection();
+                     java.sql.Statement st = c.createStatement()) {
+                    st.execute("SET CACHE_SIZE 8192");
+                }
+            }
+            ChangeFeed feed = server.context().getBean(ChangeFeed.class);
+            List<StalledSocket> stalled = new ArrayList<>();
+            try {
+                for (int i = 0; i < stalledClients; i++) {
+                    StalledSocket socket = new StalledSocket(server.apiPort());
+                    stalled.add(socket);
+                    // One JSON-RPC batch, its answer read: a client that subscribes, then stalls.
+                    StringBuilder batch = new StringBuilder("[");
+                    for (int id = 1; id <= requests.size(); id++) {
+                        batch.append(id > 1 ? "," : "").append("{\"jsonrpc\":\"2.0\",\"id\":").append(id)
+                                .append(",\"method\":\"subscribe\",\"params\":").append(requests.get(id - 1)).append('}');
+                    }
+                    String answer = socket.call(batch.append(']').toString());
+                    assertFalse(answer.contains("\"error\""), answer);
+                }
+                Topic lastAddress = new Topic("address_tx_update",
+                        SubscriptionServer.JSON.readTree(requests.get(requests.size() - 1)).path("address").asText());
+                long deadline = System.nanoTime() + 30_000_000_000L;
+                while (feed.watchers(lastAddress) < stalledClients && System.nanoTime() < deadline) {
+                    Thread.sleep(20);
+                }
+                assertEquals(stalledClients, feed.watchers(lastAddress), "every client subscribed");
+                long before = usedMemory();
+
+                ChainWriter writer = server.context().getBean(ChainWriter.class);
+                chain.forEach(writer::writeBlock);
+                deadline = System.nanoTime() + 60_000_000_000L;
+                while (feed.connections() > 0 && System.nanoTime() < deadline) {
+                    Thread.sleep(50);
+                }
+                assertEquals(0, feed.connections(), "every stalled client was dropped");
+                long grown = usedMemory() - before;
+
+                long traffic = trafficOf(server, requests, 4 * FLAT / stalledClients + 1);
+                assertTrue((long) stalledClients * traffic > 4 * FLAT, "the flood must be large enough to tell: "
+                        + stalledClients + " × " + traffic + " characters (memory grew by " + grown + " bytes)");
+                assertTrue(grown < FLAT, "memory grew by " + grown / (1 << 20) + " MB while " + stalledClients
+                        + " stalled clients were sent " + traffic / (1 << 20) + " MB each");
+                for (StalledSocket socket : stalled) {
+                    assertEquals(1008, socket.readUntilClose(10_000), "closed as too slow");
+                }
+            } finally {
+                for (StalledSocket socket : stalled) {
+                    socket.close();
+                }
+            }
+        }
+    }
+
+    /** The bound of {@link #stalledClientsLeaveTheHeapFlatAndAreClosedWith1008}: 64 MB. */
+    private static final long FLAT = 64L << 20;
+
+    /**
+     * The characters of the notifications a client subscribed with {@code requests} is sent, rendered
+     * as the server renders them, from the start of the change log until {@code enough} or its end.
+     */
+    private static long trafficOf(SubscriptionServer server, List<String> requests, long enough) throws IOException {
+        Set<String> addresses = new java.util.HashSet<>();
+        for (String r : requests) {
+            addresses.add(SubscriptionServer.JSON.readTree(r).path("address").asText(null));
+        }
+        io.stacksexplorer.query.ChangeQueries changes = server.context().getBean(io.stacksexplorer.query.ChangeQueries.class);
+        io.stacksexplorer.web.ChangePayloads payloads = server.context().getBean(io.stacksexplorer.web.ChangePayloads.class);
+        io.micronaut.json.JsonMapper json = server.context().getBean(io.micronaut.json.JsonMapper.class);
+        long chars = 0;
+        long at = 0;
+        List<io.stacksexplorer.query.ChangeQueries.Change> page;
+        while (chars < enough && !(page = changes.after(at, 500)).isEmpty()) {
+            for (io.stacksexplorer.query.ChangeQueries.Change change : page) {
+                at = change.position();
+                for (io.stacksexplorer.web.ChangePayloads.Payload p : payloads.of(change)) {
+                    if (p.method().equals("block") || p.method().equals("address_tx_update") && addresses.contains(p.key())) {
+                        chars += json.writeValueAsString(p.params()).length();
+                    }
+                }
+            }
+        }
+        return chars;
+    }
+
+    /** Heap in use after a full collection, plus Netty's direct memory where it counts it. */
+    private static long usedMemory() throws InterruptedException {
+        java.lang.management.MemoryMXBean memory = java.lang.management.ManagementFactory.getMemoryMXBean();
+        for (int i = 0; i < 3; i++) {
+            System.gc();
+            Thread.sleep(100);
+        }
+        long direct = io.netty.util.internal.PlatformDependent.usedDirectMemory();
+        return memory.getHeapMemoryUsage().getUsed() + Math.max(0, direct);
     }
 
     private static List<String> statuses(List<JsonNode> notifications) {

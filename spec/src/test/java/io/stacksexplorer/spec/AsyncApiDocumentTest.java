@@ -60,6 +60,7 @@ class AsyncApiDocumentTest {
         Map<String, String> expected = Map.of(
                 "block", "./openapi.yaml#/components/schemas/Block",
                 "mempool", "./openapi.yaml#/components/schemas/Transaction",
+                "microblock", "./openapi.yaml#/components/schemas/Microblock",
                 "tx_update", "./openapi.yaml#/components/schemas/Transaction",
                 "address_tx_update", "./openapi.yaml#/components/schemas/AddressTransactionUpdate");
         Set<String> found = new TreeSet<>();

@@ -20,7 +20,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 /**
- * Tag Subscriptions: the event stream's documented 400. Its 200 is an endless text/event-stream,
+ * Tag Subscriptions: the event stream's documented 400 and 410. Its 200 is an endless text/event-stream,
  * which a request/response pact cannot hold (provider verification waits for a whole body); the
  * stream itself is verified against the real server by api-server's SubscriptionsContract and
  * CrossOriginBrowserTest (PactsConformToSpecTest exempts it from the success interaction).
@@ -37,6 +37,27 @@ class SubscriptionsPactTest {
                         .query("tx_id=0x12")
                         .method("GET"),
                 400, "tx_id").toPact(V4Pact.class);
+    }
+
+    @Pact(consumer = Contract.CONSUMER)
+    V4Pact streamNotificationsPruned(PactDslWithProvider builder) {
+        return Bodies.problem(builder
+                        .given("the change log was pruned")
+                        .uponReceiving("streamNotifications: a position older than the change log keeps")
+                        .path("/extended/v1/stream")
+                        .query("event=block&last_event_id=0")
+                        .method("GET"),
+                410, "last_event_id").toPact(V4Pact.class);
+    }
+
+    @Test
+    @PactTestFor(pactMethod = "streamNotificationsPruned")
+    void streamNotificationsPruned(MockServer mockServer) {
+        SubscriptionsApi api = new SubscriptionsApi(Clients.client(mockServer));
+        ApiException gone = assertThrows(ApiException.class,
+                () -> api.streamNotifications(List.of("block"), null, null, "0"));
+        Problem problem = Clients.problem(gone, 410);
+        assertEquals("last_event_id", problem.getParameter());
     }
 
     @Test

@@ -41,7 +41,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 /**
  * The official TypeScript client's WebSocket subscriptions ({@code connectWebSocketClient},
  * {@code subscribeBlocks}, {@code subscribeMempool}, {@code subscribeTxUpdates},
- * {@code subscribeAddressTransactions}) against the real server while the test posts a recorded
+ * {@code subscribeAddressTransactions}, and {@code subscribeMicroblocks} over a 2.x log) against the real server while the test posts a recorded
  * node log to the event observer: every block arrives once and in order, the watched transaction
  * goes pending → success, the mempool and the address see it, and each payload is what the HTTP
  * routes answer for the same block or transaction.
@@ -55,6 +55,7 @@ class OfficialClientSubscriptionsTest {
     private static final Path WORK = Path.of("target", "official-client");
     private static final String SCRIPT = "official-client-subscriptions.mjs";
     private static final String LOG = "fuzzed-transactions-1.tsv";
+    private static final String MICROBLOCK_LOG = "mainnet-reorg-scenario2.tsv";
 
     @Test
     void officialClientReceivesEverySubscribedNotification() throws Exception {
@@ -110,25 +111,7 @@ class OfficialClientSubscriptionsTest {
                     .put("lastHeight", lastHeight)
                     .put("finalTxStatus", "success")
                     .put("timeoutMillis", 60_000);
-            Path planFile = WORK.resolve("subscriptions-plan.json");
-            JSON.writeValue(planFile.toFile(), plan);
-            Process node = new ProcessBuilder("node", SCRIPT, "subscriptions-plan.json").directory(WORK.toFile())
-                    .redirectError(ProcessBuilder.Redirect.INHERIT).start();
-            JsonNode received;
-            try (BufferedReader out = new BufferedReader(new InputStreamReader(node.getInputStream(), StandardCharsets.UTF_8))) {
-                assertEquals("ready", out.readLine(), "the client subscribed");
-                int observer = server.getApplicationContext().getBean(EventObserverListener.class).port();
-                try (NodeFeeder feeder = new NodeFeeder("127.0.0.1", observer, NodeFeeder.Connections.KEEP_ALIVE)) {
-                    for (NodeFeeder.Payload p : payloads) {
-                        assertEquals(200, feeder.post(p), p.path());
-                    }
-                }
-                String line = out.readLine();
-                assertTrue(node.waitFor(90, TimeUnit.SECONDS), "the client finished");
-                received = JSON.readTree(line);
-            } finally {
-                node.destroyForcibly();
-            }
+            JsonNode received = runClient(server, plan, payloads);
 
             List<Long> heights = new ArrayList<>();
             List<String> txStatuses = new ArrayList<>();
@@ -182,11 +165,85 @@ class OfficialClientSubscriptionsTest {
         }
     }
 
+    /**
+     * {@code subscribeMicroblocks} over a recorded 2.x mainnet log (block 1, then three microblocks
+     * on it, then two forks of block 2): each microblock once, in stream order, with the node's
+     * transactions, unanchored.
+     */
+    @Test
+    void officialClientReceivesMicroblocks() throws Exception {
+        OfficialClientTest.requireNode();
+        OfficialClientTest.installClient();
+        Files.copy(SOURCES.resolve(SCRIPT), WORK.resolve(SCRIPT), StandardCopyOption.REPLACE_EXISTING);
+        Path log = sharedLog(MICROBLOCK_LOG);
+        Assumptions.assumeTrue(log != null, "../shared/data/stacks-node-events/" + MICROBLOCK_LOG + " is not there");
+        List<NodeFeeder.Payload> payloads = NodeFeeder.read(log);
+        Map<String, List<String>> txsOf = new java.util.LinkedHashMap<>();
+        for (NodeFeeder.Payload p : payloads) {
+            if (p.path().equals("/new_microblocks")) {
+                for (JsonNode tx : JSON.readTree(p.body()).path("transactions")) {
+                    txsOf.computeIfAbsent(tx.path("microblock_hash").asText(), h -> new ArrayList<>())
+                            .add(tx.path("txid").asText());
+                }
+            }
+        }
+        assertFalse(txsOf.isEmpty(), MICROBLOCK_LOG + " has microblocks");
+        Map<String, Object> props = new HashMap<>(TestDatabase.H2.freshProperties());
+        props.put("micronaut.server.host", "127.0.0.1");
+        props.put("stacks.chain-id", "0x00000001");
+        props.put("stacks.event-observer.enabled", true);
+        props.put("stacks.event-observer.port", 0);
+        try (EmbeddedServer server = ApplicationContext.run(EmbeddedServer.class, props)) {
+            ObjectNode plan = JSON.createObjectNode()
+                    .put("wsUrl", "http://127.0.0.1:" + server.getPort())
+                    .put("microblocks", txsOf.size())
+                    .put("timeoutMillis", 60_000);
+            JsonNode received = runClient(server, plan, payloads);
+            List<String> hashes = new ArrayList<>();
+            for (JsonNode n : received) {
+                assertEquals("microblock", n.get("kind").asText(), n.toString());
+                JsonNode m = n.get("value");
+                hashes.add(m.path("microblock_hash").asText());
+                assertEquals(txsOf.get(m.path("microblock_hash").asText()),
+                        JSON.convertValue(m.get("txs"), List.class), m.toString());
+                assertTrue(m.get("block_hash").isNull() && m.path("parent_block_height").asLong() == 1, m.toString());
+            }
+            assertEquals(new ArrayList<>(txsOf.keySet()), hashes, "each microblock once, in stream order");
+        }
+    }
+
+    /** Starts the client script with {@code plan}, posts {@code payloads} once it is ready, returns what it got. */
+    private static JsonNode runClient(EmbeddedServer server, ObjectNode plan, List<NodeFeeder.Payload> payloads)
+            throws IOException, InterruptedException {
+        Path planFile = WORK.resolve("subscriptions-plan.json");
+        JSON.writeValue(planFile.toFile(), plan);
+        Process node = new ProcessBuilder("node", SCRIPT, "subscriptions-plan.json").directory(WORK.toFile())
+                .redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        try (BufferedReader out = new BufferedReader(new InputStreamReader(node.getInputStream(), StandardCharsets.UTF_8))) {
+            assertEquals("ready", out.readLine(), "the client subscribed");
+            int observer = server.getApplicationContext().getBean(EventObserverListener.class).port();
+            try (NodeFeeder feeder = new NodeFeeder("127.0.0.1", observer, NodeFeeder.Connections.KEEP_ALIVE)) {
+                for (NodeFeeder.Payload p : payloads) {
+                    assertEquals(200, feeder.post(p), p.path());
+                }
+            }
+            String line = out.readLine();
+            assertTrue(node.waitFor(90, TimeUnit.SECONDS), "the client finished");
+            return JSON.readTree(line);
+        } finally {
+            node.destroyForcibly();
+        }
+    }
+
     private static Path sharedLog() {
+        return sharedLog(LOG);
+    }
+
+    private static Path sharedLog(String name) {
         Path dir = Path.of("").toAbsolutePath();
         while (dir != null) {
             if (Files.isDirectory(dir.resolve("spec")) && Files.isDirectory(dir.resolve("api-server"))) {
-                Path file = dir.resolveSibling("shared").resolve("data").resolve("stacks-node-events").resolve(LOG);
+                Path file = dir.resolveSibling("shared").resolve("data").resolve("stacks-node-events").resolve(name);
                 return Files.isRegularFile(file) ? file : null;
             }
             dir = dir.getParent();

@@ -7,6 +7,7 @@ import io.stacksexplorer.conformance.Verifications;
 import io.stacksexplorer.conformance.provider.states.AddressStates;
 import io.stacksexplorer.conformance.provider.states.BlockStates;
 import io.stacksexplorer.conformance.provider.states.SmartContractStates;
+import io.stacksexplorer.conformance.provider.states.SubscriptionStates;
 import io.stacksexplorer.conformance.provider.states.TransactionStates;
 import io.stacksexplorer.http.TestDatabase;
 import org.junit.jupiter.api.AfterAll;
@@ -51,7 +52,8 @@ abstract class ProviderVerification {
         target = new SpecValidatingTarget("127.0.0.1", app().port(), "");
         context.setTarget(target);
         context.withStateChangeHandlers(new BlockStates(app().seed()), new TransactionStates(app().seed()),
-                new SmartContractStates(app().seed()), new AddressStates(app().seed()));
+                new SmartContractStates(app().seed()), new AddressStates(app().seed()),
+                new SubscriptionStates(app().seed()));
     }
 
     @TestTemplate

@@ -43,6 +43,18 @@ public final class DemoChainSeed {
     }
 
     /** Makes blocks 1…{@code height} exist; returns block {@code height}. */
+    /**
+     * Blocks 1…{@code height} exist and the change log was then pruned to its last row, as the
+     * writer's retention leaves it after a long time: a resume from position 0 is refused.
+     */
+    public void pruneChangeLog(long height) {
+        ensureBlocks(height);
+        int deleted;
+        do {
+            deleted = writer.pruneChangeLog(Long.MAX_VALUE, 1_000);
+        } while (deleted > 0);
+    }
+
     public NewBlock ensureBlocks(long height) {
         List<NewBlock> blocks = chain().blocks();
         if (height < 1 || height > blocks.size()) {
