@@ -280,7 +280,6 @@ final class WriteSql {
 
     static final WriteStatement SET_MEMPOOL_STATE = writing(MEMPOOL_TXS).sql(
             "UPDATE mempool_txs SET pruned = ?, tx_status = ? WHERE tx_id = ?");
-    /** Pending again (a reorg returned it): its garbage-collection clock starts anew. */
     /**
      * PostgreSQL: {@link #SET_MEMPOOL_STATE} (pruned, 'pending') and {@link #DELETE_MEMPOOL_PRINCIPALS}
      * for the mined transactions of a block, each one statement over an array of ids instead of one
@@ -290,6 +289,7 @@ final class WriteSql {
             "UPDATE mempool_txs SET pruned = TRUE, tx_status = 'pending' WHERE tx_id = ANY (?::varchar[])");
     static final WriteStatement DELETE_MEMPOOL_PRINCIPALS_OF_POSTGRESQL = writing(MEMPOOL_PRINCIPALS).sql(
             "DELETE FROM mempool_principals WHERE tx_id = ANY (?::varchar[])");
+    /** Pending again (a reorg returned it): its garbage-collection clock starts anew. */
     static final WriteStatement SET_MEMPOOL_PENDING_AGAIN = writing(MEMPOOL_TXS).sql(
             "UPDATE mempool_txs SET pruned = FALSE, tx_status = 'pending', receipt_block_height = ? WHERE tx_id = ?");
 
