@@ -1,5 +1,6 @@
 package io.stacksexplorer.generate;
 
+import io.stacksexplorer.http.SharedData;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -15,7 +16,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Optional;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -44,7 +44,7 @@ class ClaritySerdeJsonTest {
 
     @Test
     void writesWhatTheNodeWroteForEveryRecordedEventValue() throws IOException {
-        Path folder = recordedLogs().orElse(null);
+        Path folder = SharedData.folder("stacks-node-events").orElse(null);
         Assumptions.assumeTrue(folder != null, "shared/data/stacks-node-events is absent");
         List<String> differences = new ArrayList<>();
         int compared = 0;
@@ -79,18 +79,5 @@ class ClaritySerdeJsonTest {
             ClaritySerdeJson.write(g, value);
         }
         return JSON.readTree(out.toString());
-    }
-
-    /** {@code <project root>/../shared/data/stacks-node-events}, the root holding spec and api-server. */
-    private static Optional<Path> recordedLogs() {
-        Path dir = Path.of("").toAbsolutePath();
-        while (dir != null) {
-            if (Files.isDirectory(dir.resolve("spec")) && Files.isDirectory(dir.resolve("api-server"))) {
-                Path data = dir.resolveSibling("shared").resolve("data").resolve("stacks-node-events");
-                return Files.isDirectory(data) ? Optional.of(data) : Optional.empty();
-            }
-            dir = dir.getParent();
-        }
-        return Optional.empty();
     }
 }

@@ -1,5 +1,6 @@
 package io.stacksexplorer.ingest;
 
+import io.stacksexplorer.http.SharedData;
 import io.stacksexplorer.http.TestDatabase;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -11,7 +12,6 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
@@ -119,14 +119,6 @@ final class IngestServer implements AutoCloseable {
 
     /** {@code <project root>/../shared/data/<name>}, the root being the first ancestor holding spec and api-server. */
     static Optional<Path> sharedData(String name) {
-        Path dir = Path.of("").toAbsolutePath();
-        while (dir != null) {
-            if (Files.isDirectory(dir.resolve("spec")) && Files.isDirectory(dir.resolve("api-server"))) {
-                Path data = dir.resolveSibling("shared").resolve("data").resolve(name);
-                return Files.isDirectory(data) ? Optional.of(data) : Optional.empty();
-            }
-            dir = dir.getParent();
-        }
-        return Optional.empty();
+        return SharedData.folder(name);
     }
 }

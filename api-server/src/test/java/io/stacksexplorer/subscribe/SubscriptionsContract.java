@@ -1,5 +1,6 @@
 package io.stacksexplorer.subscribe;
 
+import io.stacksexplorer.http.SharedData;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.stacksexplorer.codec.Sha512_256;
 import io.stacksexplorer.codec.Hex;
@@ -17,7 +18,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -48,7 +48,7 @@ abstract class SubscriptionsContract {
 
     @BeforeAll
     static void readLog() throws IOException {
-        Path log = sharedLog(LOG);
+        Path log = SharedData.nodeEventLog(LOG).orElse(null);
         Assumptions.assumeTrue(log != null, "../shared/data/stacks-node-events/" + LOG + " is not there");
         payloads = NodeFeeder.read(log);
         chainId = "0x00000001";
@@ -61,18 +61,6 @@ abstract class SubscriptionsContract {
                 }
             }
         }
-    }
-
-    static Path sharedLog(String name) {
-        Path dir = Path.of("").toAbsolutePath();
-        while (dir != null) {
-            if (Files.isDirectory(dir.resolve("spec")) && Files.isDirectory(dir.resolve("api-server"))) {
-                Path file = dir.resolveSibling("shared").resolve("data").resolve("stacks-node-events").resolve(name);
-                return Files.isRegularFile(file) ? file : null;
-            }
-            dir = dir.getParent();
-        }
-        return null;
     }
 
     /** Ids of the transactions in a /new_mempool_tx body. */
@@ -337,7 +325,7 @@ abstract class SubscriptionsContract {
 
     @Test
     void eachMicroblockIsAnnouncedOnceAsTheNodeSentItAndIsReadableOnArrival() throws Exception {
-        Path log = sharedLog(MICROBLOCK_LOG);
+        Path log = SharedData.nodeEventLog(MICROBLOCK_LOG).orElse(null);
         Assumptions.assumeTrue(log != null, "../shared/data/stacks-node-events/" + MICROBLOCK_LOG + " is not there");
         List<NodeFeeder.Payload> feed = NodeFeeder.read(log);
         // What the node said of each microblock: header, parent burn block, transactions in order.

@@ -1,5 +1,6 @@
 package io.stacksexplorer.codec.tx;
 
+import io.stacksexplorer.http.SharedData;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -180,14 +181,6 @@ public class NodeEventsReplayTest {
 
     /** {@code <project root>/../shared/data/stacks-node-events}, the root being the first ancestor holding spec and api-server. */
     public static Optional<Path> eventsFolder() {
-        Path dir = Path.of("").toAbsolutePath();
-        while (dir != null) {
-            if (Files.isDirectory(dir.resolve("spec")) && Files.isDirectory(dir.resolve("api-server"))) {
-                Path events = dir.resolveSibling("shared").resolve("data").resolve("stacks-node-events");
-                return Files.isDirectory(events) ? Optional.of(events) : Optional.empty();
-            }
-            dir = dir.getParent();
-        }
-        return Optional.empty();
+        return SharedData.folder("stacks-node-events");
     }
 }

@@ -1,5 +1,6 @@
 package io.stacksexplorer.conformance.official;
 
+import io.stacksexplorer.http.SharedData;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -62,7 +63,7 @@ class OfficialClientSubscriptionsTest {
         OfficialClientTest.requireNode();
         OfficialClientTest.installClient();
         Files.copy(SOURCES.resolve(SCRIPT), WORK.resolve(SCRIPT), StandardCopyOption.REPLACE_EXISTING);
-        Path log = sharedLog();
+        Path log = SharedData.nodeEventLog(LOG).orElse(null);
         Assumptions.assumeTrue(log != null, "../shared/data/stacks-node-events/" + LOG + " is not there");
         List<NodeFeeder.Payload> payloads = NodeFeeder.read(log);
 
@@ -175,7 +176,7 @@ class OfficialClientSubscriptionsTest {
         OfficialClientTest.requireNode();
         OfficialClientTest.installClient();
         Files.copy(SOURCES.resolve(SCRIPT), WORK.resolve(SCRIPT), StandardCopyOption.REPLACE_EXISTING);
-        Path log = sharedLog(MICROBLOCK_LOG);
+        Path log = SharedData.nodeEventLog(MICROBLOCK_LOG).orElse(null);
         Assumptions.assumeTrue(log != null, "../shared/data/stacks-node-events/" + MICROBLOCK_LOG + " is not there");
         List<NodeFeeder.Payload> payloads = NodeFeeder.read(log);
         Map<String, List<String>> txsOf = new java.util.LinkedHashMap<>();
@@ -233,22 +234,6 @@ class OfficialClientSubscriptionsTest {
         } finally {
             node.destroyForcibly();
         }
-    }
-
-    private static Path sharedLog() {
-        return sharedLog(LOG);
-    }
-
-    private static Path sharedLog(String name) {
-        Path dir = Path.of("").toAbsolutePath();
-        while (dir != null) {
-            if (Files.isDirectory(dir.resolve("spec")) && Files.isDirectory(dir.resolve("api-server"))) {
-                Path file = dir.resolveSibling("shared").resolve("data").resolve("stacks-node-events").resolve(name);
-                return Files.isRegularFile(file) ? file : null;
-            }
-            dir = dir.getParent();
-        }
-        return null;
     }
 
     private static JsonNode get(String url) throws IOException, InterruptedException {
