@@ -377,6 +377,11 @@ public class ChainWriter {
             return announced;
         }
         String hash = raw.payloadHash();
+        if (sql.presumesNewPayloads()) {
+            // Queued with the transaction's last statements; a payload seen before fails the commit.
+            sql.addBatch(WriteSql.INSERT_NODE_EVENT, raw.receivedAt(), raw.path(), hash, raw.body());
+            return true;
+        }
         // One round trip: inserted (new) or not (seen before).
         return sql.update(WriteSql.INSERT_NODE_EVENT_IF_NEW, raw.receivedAt(), raw.path(), hash, raw.body(), hash) == 1;
     }
@@ -419,7 +424,7 @@ public class ChainWriter {
         if (open.get() != null) {
             return work.get();
         }
-        return newTransaction(sql -> {
+        return newTransaction(false, sql -> {
             open.set(sql);
             try {
                 return work.get();
@@ -438,17 +443,33 @@ public class ChainWriter {
                 throw new StorageException("write failed: " + e.getMessage(), e);
             }
         }
-        return newTransaction(work);
+        try {
+            return newTransaction(true, work);
+        } catch (RuntimeException e) {
+            if (!Statements.isPayloadStoredBefore(e)) {
+                throw e;
+            }
+            // The payload presumed new was stored before (a node delivering again): nothing was
+            // written; the checked way acknowledges it without deriving it again.
+            return newTransaction(false, work);
+        }
     }
 
-    /** One database transaction; what it cached (counters) is kept only once it committed. */
-    private <T> T newTransaction(Work<T> work) {
+    /**
+     * One database transaction; what it cached (counters) is kept only once it committed.
+     *
+     * @param presumeNewPayloads see {@link Statements#presumeNewPayloads}: for one delivery, not for
+     *                           {@link #inOneTransaction}'s many (a payload stored before would
+     *                           undo all of them)
+     */
+    private <T> T newTransaction(boolean presumeNewPayloads, Work<T> work) {
         Statements[] used = new Statements[1];
         T result;
         try {
             result = transactions.executeWrite(status -> {
                 try (Statements sql = new Statements(status.getConnection(), committedCounters, pendingMempool)) {
                     used[0] = sql;
+                    sql.presumeNewPayloads(presumeNewPayloads);
                     sql.loadPendingMempoolIfWanted();
                     T value = work.run(sql);
                     sql.finish();

@@ -158,9 +158,9 @@ final class ChangeLog {
                 blocks[i] = change.indexBlockHash();
                 txIds[i] = change.txId();
             }
-            sql.update(APPEND_POSTGRESQL, count, count, now, sql.array("varchar", kinds),
+            sql.addBatch(APPEND_POSTGRESQL, count, count, now, sql.array("varchar", kinds),
                     sql.array("varchar", blocks), sql.array("varchar", txIds));
-            sql.countRows(count);
+            sql.countRows(count - 1);
             changes.clear();
             return;
         }

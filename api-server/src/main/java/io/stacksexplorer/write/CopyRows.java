@@ -37,14 +37,17 @@ final class CopyRows {
 
     private final String copySql;
     private final int columns;
+    /** {@code INSERT INTO table (columns) VALUES }, for {@link #multiRowInsert}. */
+    private final String insertPrefix;
     private final StringBuilder text = new StringBuilder(CHUNK_CHARS + (1 << 12));
     /** Rows encoded before those in {@link #text}, as UTF-8, in order. */
     private final List<byte[]> chunks = new ArrayList<>();
     private int rows;
 
-    private CopyRows(String copySql, int columns) {
+    private CopyRows(String copySql, int columns, String insertPrefix) {
         this.copySql = copySql;
         this.columns = columns;
+        this.insertPrefix = insertPrefix;
     }
 
     /**
@@ -65,7 +68,26 @@ final class CopyRows {
         for (String name : columnNames) {
             columnList.append(columnList.isEmpty() ? "" : ", ").append(name.trim());
         }
-        return new CopyRows("COPY " + m.group(1) + " (" + columnList + ") FROM STDIN", columnNames.length);
+        return new CopyRows("COPY " + m.group(1) + " (" + columnList + ") FROM STDIN", columnNames.length,
+                "INSERT INTO " + m.group(1) + " (" + columnList + ") VALUES ");
+    }
+
+    /**
+     * The same INSERT for {@code rows} rows in one statement ({@code VALUES (?, …), (?, …)}): a few
+     * rows go with other statements in one round trip (Statements#sendQueueAtOnce) instead of by
+     * COPY, which waits for the server twice.
+     */
+    String multiRowInsert(int rows) {
+        StringBuilder sql = new StringBuilder(insertPrefix.length() + rows * (columns * 3 + 3));
+        sql.append(insertPrefix);
+        for (int r = 0; r < rows; r++) {
+            sql.append(r == 0 ? "(" : ", (");
+            for (int c = 0; c < columns; c++) {
+                sql.append(c == 0 ? "?" : ", ?");
+            }
+            sql.append(')');
+        }
+        return sql.toString();
     }
 
     /** The statement that reads {@link #chunks()}. */

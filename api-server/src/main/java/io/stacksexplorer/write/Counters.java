@@ -2,10 +2,8 @@ package io.stacksexplorer.write;
 
 import java.sql.SQLException;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * The O(1) totals, kept in the same database transaction as the rows they count: per-principal
@@ -18,18 +16,26 @@ final class Counters {
     }
 
     /**
-     * Sets counter rows to absolute values (UPDATE-then-INSERT). On PostgreSQL all rows are updated
-     * by one statement over arrays ({@code updateAll}, which returns the keys it found) instead of
-     * one UPDATE per row: a replay sets about a thousand counters per database transaction, a
-     * million statements for a million transactions.
+     * Sets counter rows to absolute values. On PostgreSQL all rows are set by one upsert over arrays
+     * ({@code upsertAll}), queued like a batch: a replay sets about a thousand counters per database
+     * transaction, and a block of the observer path a few, with no answer needed before the commit.
+     * Elsewhere UPDATE-then-INSERT, a batch each.
      */
-    static void set(Statements sql, WriteStatement update, WriteStatement updateAll, WriteStatement insert,
+    static void set(Statements sql, WriteStatement update, WriteStatement upsertAll, WriteStatement insert,
                     List<Map.Entry<String, Long>> values) throws SQLException {
         if (values.isEmpty()) {
             return;
         }
         if (sql.isPostgres()) {
-            updateAllThenInsert(sql, updateAll, insert, values);
+            String[] keys = new String[values.size()];
+            Long[] numbers = new Long[values.size()];
+            for (int i = 0; i < keys.length; i++) {
+                keys[i] = values.get(i).getKey();
+                numbers[i] = values.get(i).getValue();
+            }
+            // Queued: no answer is needed, so it travels with the transaction's last statements.
+            sql.addBatch(upsertAll, sql.array("varchar", keys), sql.array("bigint", numbers));
+            sql.countRows(keys.length - 1);
             return;
         }
         for (Map.Entry<String, Long> e : values) {
@@ -71,34 +77,12 @@ final class Counters {
                 keys[i] = e.getKey();
                 numbers[i++] = e.getValue();
             }
-            sql.update(bumpVersion ? WriteSql.UPSERT_MEMPOOL_COUNTS_BUMPING_VERSION_POSTGRESQL
+            sql.addBatch(bumpVersion ? WriteSql.UPSERT_MEMPOOL_COUNTS_BUMPING_VERSION_POSTGRESQL
                     : WriteSql.UPSERT_MEMPOOL_COUNTS_POSTGRESQL, sql.array("varchar", keys), sql.array("bigint", numbers));
             return bumpVersion;
         }
         add(sql, WriteSql.ADD_MEMPOOL_COUNT, WriteSql.INSERT_MEMPOOL_COUNT, deltas);
         return false;
-    }
-
-    /**
-     * PostgreSQL: one UPDATE over arrays of keys and values ({@code updateAll} returns the keys it
-     * found), then an INSERT per key it did not find.
-     */
-    private static void updateAllThenInsert(Statements sql, WriteStatement updateAll, WriteStatement insert,
-                                            List<Map.Entry<String, Long>> values) throws SQLException {
-        String[] keys = new String[values.size()];
-        Long[] numbers = new Long[values.size()];
-        for (int i = 0; i < keys.length; i++) {
-            keys[i] = values.get(i).getKey();
-            numbers[i] = values.get(i).getValue();
-        }
-        Set<String> found = new HashSet<>(sql.query(updateAll, rs -> rs.getString(1),
-                sql.array("varchar", keys), sql.array("bigint", numbers)));
-        for (Map.Entry<String, Long> e : values) {
-            if (!found.contains(e.getKey())) {
-                sql.addBatch(insert, e.getValue(), e.getKey());
-            }
-        }
-        sql.executeBatch(insert);
     }
 
     /** UPDATE-then-INSERT upsert of counter rows keyed by one string. */

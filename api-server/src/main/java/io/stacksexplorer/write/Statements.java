@@ -50,6 +50,24 @@ final class Statements implements AutoCloseable {
     private final Map<WriteStatement, CopyRows> copies;
     private final boolean postgres;
     private static final CopyRows NOT_COPIED = CopyRows.forInsert("INSERT INTO none (x) VALUES (?)");
+    /**
+     * PostgreSQL: the values of each queued statement's rows, kept while a statement has queued at
+     * most {@value #AT_ONCE_ROWS} of them, so that {@link #executeAllBatches} can send the whole
+     * queue as one multi-statement in one round trip ({@link #sendQueueAtOnce}); {@link #TOO_MANY_ROWS}
+     * once a statement queued more (a replay's batches, which COPY serves better). Null on H2, whose
+     * statements cost no round trip.
+     */
+    private final Map<WriteStatement, List<Object[]>> queuedValues;
+    private static final List<Object[]> TOO_MANY_ROWS = List.of();
+    /**
+     * Rows per statement up to which the queue goes at once: a block of today's chain queues a few
+     * to a few dozen rows per table (1.2 to 10 transactions per Nakamoto block); a replay's batch
+     * of hundreds of blocks queues thousands, and goes by COPY.
+     */
+    static final int AT_ONCE_ROWS = 256;
+    /** Bound values up to which the queue goes at once (pgjdbc binds at most 65,535 per statement). */
+    private static final int AT_ONCE_VALUES = 30_000;
+
     /** Rows queued by {@link #addBatch} in this transaction (for {@link StatisticsSchedule}). */
     private long rowsWritten;
 
@@ -83,11 +101,46 @@ final class Statements implements AutoCloseable {
         // -Dstacks.write.copy=false: batched rows go as multi-row INSERTs on PostgreSQL too (for comparison).
         boolean copy = Boolean.parseBoolean(System.getProperty("stacks.write.copy", "true"));
         this.copies = postgres && copy ? new HashMap<>() : null;
+        // -Dstacks.write.atOnce=false: every queued statement in a round trip of its own (for comparison).
+        boolean atOnce = Boolean.parseBoolean(System.getProperty("stacks.write.atOnce", "true"));
+        this.queuedValues = postgres && atOnce ? new HashMap<>() : null;
     }
 
     boolean isPostgres() {
         return postgres;
     }
+
+    /**
+     * Whether a payload not announced by {@link #expectPayloads} is presumed new: its row is queued
+     * as a plain insert and goes with the transaction's last statements, instead of an
+     * insert-if-new that costs a round trip of its own before anything is derived. A payload stored
+     * before then breaks the unique payload hash and the whole transaction rolls back
+     * ({@link #isPayloadStoredBefore}); ChainWriter runs it again the checked way. Only where the
+     * queue goes at once (PostgreSQL), since only there the check costs a round trip.
+     */
+    private boolean presumeNewPayloads;
+
+    void presumeNewPayloads(boolean presume) {
+        presumeNewPayloads = presume && queuedValues != null;
+    }
+
+    boolean presumesNewPayloads() {
+        return presumeNewPayloads;
+    }
+
+    /** Whether {@code e} is the unique payload hash refusing a payload stored before ({@link #presumeNewPayloads}). */
+    static boolean isPayloadStoredBefore(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof SQLException sql && "23505".equals(sql.getSQLState()) && sql.getMessage() != null
+                    && sql.getMessage().contains(PAYLOAD_HASH_INDEX)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The unique index on node_events.payload_hash (V8). */
+    private static final String PAYLOAD_HASH_INDEX = "node_events_hash_idx";
 
     /** Runs once the transaction committed: the counters it wrote become the cached committed ones. */
     void afterCommit() {
@@ -329,7 +382,11 @@ final class Statements implements AutoCloseable {
         executeBatch(WriteSql.INSERT_NODE_EVENT);
     }
 
-    /** Writes what is still queued: batched rows and the counters. Call before the commit. */
+    /**
+     * Writes what is still queued: batched rows and the counters. The last call of a transaction:
+     * on PostgreSQL, when the queue goes at once ({@link #sendQueueAtOnce}), its last part is the
+     * COMMIT, so that the writes and the commit cost one round trip; else the caller commits.
+     */
     void finish() throws SQLException {
         unwrittenMempool.flush(this);
         if (positions != null) {
@@ -341,11 +398,15 @@ final class Statements implements AutoCloseable {
         boolean bumped = Counters.addMempoolCounts(this, mempoolDeltas, mempoolChanged);
         mempoolDeltas.clear();
         if (mempoolChanged && !bumped) {
-            update(WriteSql.BUMP_MEMPOOL_VERSION);
+            addBatch(WriteSql.BUMP_MEMPOOL_VERSION);
         }
         mempoolChanged = false;
         changeLog.append(this);
-        executeAllBatches();
+        if (canSendQueueAtOnce()) {
+            sendQueueAtOnce(true);
+        } else {
+            executeAllBatches();
+        }
     }
 
     /** Keys per chunk of {@link #queryIn}. */
@@ -460,6 +521,16 @@ final class Statements implements AutoCloseable {
     }
 
     void addBatch(WriteStatement sql, Object... params) throws SQLException {
+        if (queuedValues != null) {
+            List<Object[]> values = queuedValues.computeIfAbsent(sql, k -> new ArrayList<>());
+            if (values != TOO_MANY_ROWS) {
+                if (values.size() < AT_ONCE_ROWS) {
+                    values.add(params);
+                } else {
+                    queuedValues.put(sql, TOO_MANY_ROWS);
+                }
+            }
+        }
         CopyRows copy = copyOf(sql);
         if (copy != null) {
             copy.add(params);
@@ -497,6 +568,9 @@ final class Statements implements AutoCloseable {
         }
         flushQueuedBefore(sql);
         pendingBatches.remove(sql);
+        if (queuedValues != null) {
+            queuedValues.remove(sql);
+        }
         if (WriteSql.INSERT_TX.equals(sql)) {
             queuedCanonicalTxs.clear();
         }
@@ -551,6 +625,72 @@ final class Statements implements AutoCloseable {
     void executeAllBatches() throws SQLException {
         for (WriteStatement sql : new ArrayList<>(pendingBatches.keySet())) {
             executeBatch(sql);
+        }
+    }
+
+    /** Whether every queued statement still has its rows' values, and all of them fit one statement. */
+    private boolean canSendQueueAtOnce() {
+        if (queuedValues == null || pendingBatches.isEmpty()) {
+            return false;
+        }
+        int values = 0;
+        for (WriteStatement queued : pendingBatches.keySet()) {
+            List<Object[]> rows = queuedValues.get(queued);
+            if (rows == null || rows == TOO_MANY_ROWS) {
+                return false;
+            }
+            for (Object[] row : rows) {
+                values += row.length;
+            }
+        }
+        return values <= AT_ONCE_VALUES;
+    }
+
+    /**
+     * Sends every queued statement, in queue order, as one multi-statement: pgjdbc sends its parts
+     * one after another and waits once (one Sync), so a payload's writes cost one round trip instead
+     * of one per statement and two per COPY. The rows of a plain INSERT become one multi-row
+     * INSERT; any other statement is repeated per row. With {@code commit}, the transaction's COMMIT
+     * is the last part: the answer then means committed, and the transaction manager's own commit
+     * finds nothing left to do (pgjdbc sends COMMIT only inside an open transaction).
+     *
+     * <p>Why: on a durable PostgreSQL a payload of today's chain took 6 (mempool) to 18 (block)
+     * round trips; each costs the writer a wake-up of the database's backend and of itself, which on
+     * a small machine is most of the payload's time, not the statements' work.
+     */
+    private void sendQueueAtOnce(boolean commit) throws SQLException {
+        StringBuilder text = new StringBuilder(4096);
+        List<Object> values = new ArrayList<>();
+        for (WriteStatement queued : pendingBatches.keySet()) {
+            List<Object[]> rows = queuedValues.get(queued);
+            CopyRows copy = copyOf(queued);
+            if (copy != null) {
+                text.append(copy.multiRowInsert(rows.size())).append(";\n");
+                rows.forEach(row -> values.addAll(Arrays.asList(row)));
+                copy.clear();
+            } else {
+                for (Object[] row : rows) {
+                    text.append(queued.sql()).append(";\n");
+                    values.addAll(Arrays.asList(row));
+                }
+                prepare(queued).clearBatch();
+            }
+        }
+        if (commit) {
+            text.append("COMMIT");
+        }
+        pendingBatches.clear();
+        queuedValues.clear();
+        queuedCanonicalTxs.clear();
+        try (PreparedStatement ps = connection.prepareStatement(text.toString())) {
+            for (int i = 0; i < values.size(); i++) {
+                bindUntyped(ps, i + 1, values.get(i));
+            }
+            ps.execute();
+            // Every part's result is read: an error in any part is thrown here.
+            while (ps.getMoreResults() || ps.getUpdateCount() != -1) {
+                // next part
+            }
         }
     }
 
@@ -614,6 +754,29 @@ final class Statements implements AutoCloseable {
             prepared.put(statement.sql(), ps);
         }
         return ps;
+    }
+
+    /**
+     * Binds like {@link #bind}, except that text goes without a type (pgjdbc's
+     * {@code Types.OTHER}): the database takes the column's type, as COPY's text does. The rows of
+     * a COPY hold text for numeric columns (amounts), which a typed varchar parameter would refuse.
+     */
+    private static void bindUntyped(PreparedStatement ps, int index, Object p) throws SQLException {
+        if (p == null) {
+            ps.setNull(index, Types.NULL);
+        } else if (p instanceof BigInteger big) {
+            ps.setBigDecimal(index, new BigDecimal(big));
+        } else if (p instanceof Boolean b) {
+            ps.setBoolean(index, b);
+        } else if (p instanceof Integer n) {
+            ps.setInt(index, n);
+        } else if (p instanceof Long n) {
+            ps.setLong(index, n);
+        } else if (p instanceof java.sql.Array array) {
+            ps.setArray(index, array);
+        } else {
+            ps.setObject(index, p.toString(), Types.OTHER);
+        }
     }
 
     private static void bind(PreparedStatement ps, Object[] params) throws SQLException {

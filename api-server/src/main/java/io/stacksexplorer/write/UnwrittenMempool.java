@@ -178,8 +178,9 @@ final class UnwrittenMempool {
             }
             params[12 + column] = sql.array(principalTypes[column], values);
         }
-        sql.update(WriteSql.INSERT_MEMPOOL_TXS_WITH_PRINCIPALS_POSTGRESQL, params);
-        sql.countRows(n + principalRows.size());
+        // Queued: sent with the transaction's other last statements in one round trip.
+        sql.addBatch(WriteSql.INSERT_MEMPOOL_TXS_WITH_PRINCIPALS_POSTGRESQL, params);
+        sql.countRows(n + principalRows.size() - 1);
         entries.clear();
         oldestPending = Long.MAX_VALUE;
     }

@@ -111,10 +111,10 @@ final class WriteSql {
             "SELECT tx_count FROM principal_stats WHERE principal = ?");
     static final WriteStatement SET_PRINCIPAL_COUNT = writing(PRINCIPAL_STATS).sql(
             "UPDATE principal_stats SET tx_count = ? WHERE principal = ?");
-    /** PostgreSQL: many counters set in one statement (arrays of keys and values); returns the keys it found. */
+    /** PostgreSQL: many counters set in one statement (arrays of keys and values), whether their rows exist or not. */
     static final WriteStatement SET_PRINCIPAL_COUNTS_POSTGRESQL = writing(PRINCIPAL_STATS).sql("""
-            UPDATE principal_stats AS s SET tx_count = v.n FROM UNNEST(?::varchar[], ?::bigint[]) AS v (k, n)
-            WHERE s.principal = v.k RETURNING s.principal""");
+            INSERT INTO principal_stats (principal, tx_count) SELECT k, n FROM UNNEST(?::varchar[], ?::bigint[]) AS v (k, n)
+            ON CONFLICT (principal) DO UPDATE SET tx_count = EXCLUDED.tx_count""");
     static final WriteStatement INSERT_PRINCIPAL_COUNT = writing(PRINCIPAL_STATS).sql(
             "INSERT INTO principal_stats (tx_count, principal) VALUES (?, ?)");
     static final WriteStatement CONTRACT_LOG_COUNT = reading(CONTRACT_LOG_STATS).sql(
@@ -122,8 +122,8 @@ final class WriteSql {
     static final WriteStatement SET_CONTRACT_LOG_COUNT = writing(CONTRACT_LOG_STATS).sql(
             "UPDATE contract_log_stats SET event_count = ? WHERE contract_id = ?");
     static final WriteStatement SET_CONTRACT_LOG_COUNTS_POSTGRESQL = writing(CONTRACT_LOG_STATS).sql("""
-            UPDATE contract_log_stats AS s SET event_count = v.n FROM UNNEST(?::varchar[], ?::bigint[]) AS v (k, n)
-            WHERE s.contract_id = v.k RETURNING s.contract_id""");
+            INSERT INTO contract_log_stats (contract_id, event_count) SELECT k, n FROM UNNEST(?::varchar[], ?::bigint[]) AS v (k, n)
+            ON CONFLICT (contract_id) DO UPDATE SET event_count = EXCLUDED.event_count""");
     static final WriteStatement INSERT_CONTRACT_LOG_COUNT = writing(CONTRACT_LOG_STATS).sql(
             "INSERT INTO contract_log_stats (event_count, contract_id) VALUES (?, ?)");
     static final WriteStatement ADD_MEMPOOL_COUNT = writing(MEMPOOL_PRINCIPAL_STATS).sql(

@@ -78,6 +78,46 @@ abstract class ObserverGuaranteesContract {
         }
     }
 
+    /**
+     * A node delivers again what it is not sure was taken (after a timeout, a restart). On
+     * PostgreSQL a delivery is written presuming its payload new, and a payload stored before undoes
+     * the whole transaction at its commit and is then acknowledged the checked way
+     * (Statements#presumeNewPayloads): every kind of payload, delivered twice, must be answered 200
+     * and change nothing, neither a served answer nor the stored payloads nor the change log.
+     */
+    @Test
+    void everyPayloadDeliveredAgainIsAcknowledgedAndChangesNothing() throws Exception {
+        try (IngestServer server = IngestServer.start(database(), "0x00000001")) {
+            post(server, log);
+            String hot = summary.get("hot_address").asText();
+            List<String> routes = List.of("/extended", "/extended/v2/blocks/latest",
+                    "/extended/v2/addresses/" + hot + "/transactions?limit=50",
+                    "/extended/v1/address/" + hot + "/mempool?limit=50");
+            Map<String, String> answers = new java.util.LinkedHashMap<>();
+            routes.forEach(route -> answers.put(route, server.get(route).raw()));
+            ChainWriter writer = server.context().getBean(ChainWriter.class);
+            long stored = writer.countStoredPayloads();
+            long changes = changeLogHead(server);
+            assertEquals(log.stream().map(p -> p.path() + "\n" + p.body()).distinct().count(), stored,
+                    "each distinct payload stored once");
+
+            post(server, log);
+            assertEquals(stored, writer.countStoredPayloads(), "no payload stored twice");
+            assertEquals(changes, changeLogHead(server), "nothing logged for subscribers again");
+            routes.forEach(route -> assertEquals(answers.get(route), server.get(route).raw(), route));
+        }
+    }
+
+    private static long changeLogHead(IngestServer server) throws java.sql.SQLException {
+        javax.sql.DataSource dataSource = io.micronaut.data.connection.jdbc.advice.DelegatingDataSource
+                .unwrapDataSource(server.context().getBean(javax.sql.DataSource.class));
+        try (java.sql.Connection c = dataSource.getConnection();
+             java.sql.ResultSet rs = c.createStatement().executeQuery("SELECT position FROM change_log_head")) {
+            assertTrue(rs.next());
+            return rs.getLong(1);
+        }
+    }
+
     @Test
     void aBlockWhoseParentIsMissingWaitsUnservedAndIsPlacedWhenTheParentArrives() throws IOException {
         try (IngestServer server = IngestServer.start(database(), "0x00000001")) {
