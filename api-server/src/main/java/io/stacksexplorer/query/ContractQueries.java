@@ -42,20 +42,23 @@ public class ContractQueries {
 
     /**
      * For each contract, the latest canonical deployment attempt, else the pending one in the mempool;
-     * contracts with neither are left out. One statement for the mined attempts of all of them.
+     * contracts with neither are left out. One statement for the mined attempts of all of them, and one
+     * for the pending attempts of those without a mined one.
      */
     public Map<String, ContractStatusRow> statuses(Collection<String> contractIds) {
         Map<String, ContractDeployRow> mined = contracts.latestDeploys(contractIds);
         Map<String, ContractStatusRow> statuses = new HashMap<>();
+        Set<String> unmined = new HashSet<>();
         for (String contractId : contractIds) {
             ContractDeployRow row = mined.get(contractId);
             if (row != null) {
                 statuses.put(contractId, new ContractStatusRow(contractId, row.txStatus(), row.txId(), row.blockHeight()));
             } else {
-                mempool.findPendingDeploy(contractId).ifPresent(pending -> statuses.put(contractId,
-                        new ContractStatusRow(contractId, "pending", pending.txId(), null)));
+                unmined.add(contractId);
             }
         }
+        mempool.pendingDeploys(unmined).forEach((contractId, txId) -> statuses.put(contractId,
+                new ContractStatusRow(contractId, "pending", txId, null)));
         return statuses;
     }
 
