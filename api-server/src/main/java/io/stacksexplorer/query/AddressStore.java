@@ -1,5 +1,6 @@
 package io.stacksexplorer.query;
 
+import io.micronaut.core.annotation.Nullable;
 import io.micronaut.data.annotation.Query;
 import io.micronaut.data.connection.jdbc.advice.DelegatingDataSource;
 import io.micronaut.data.jdbc.annotation.JdbcRepository;
@@ -29,17 +30,32 @@ abstract class AddressStore implements GenericRepository<AddressTxRow, String> {
             + " WHERE t.tx_id = :txId AND p.canonical = TRUE AND p.microblock_canonical = TRUE";
 
     /**
+     * The FROM of a scalar subquery for a contract call's row {@code t}: the called contract's latest
+     * canonical successful deployment, the one whose ABI the answer uses (as
+     * {@link ContractQueries#abis}; no ABI when that deployment has none). Ordered to the full key so
+     * that the subqueries for its tx id and its block pick the same row.
+     */
+    private static final String CALLED_DEPLOYMENT = " FROM smart_contracts s WHERE t.tx_type = 'contract_call'"
+            + " AND s.contract_id = t.contract_id AND s.canonical = TRUE AND s.tx_status = 'success'"
+            + " ORDER BY s.block_height DESC, s.microblock_sequence DESC, s.tx_index DESC, s.tx_id, s.index_block_hash"
+            + " LIMIT 1";
+
+    /**
      * A page of a principal's history in one round trip: the principal's transaction count
      * (principal_stats), then the rows at positions (top - limit, top], top = min(count - offset, cap),
      * newest first (principal_txs_position_idx), each joined with its transaction. The count comes from
      * a one-row CTE that the page is LEFT JOINed to, so that a page past the end still answers the
      * count (one row of NULLs). On PostgreSQL the CTE is inlined as an InitPlan and the range stays an
-     * index condition under custom and generic plans alike (ReadPlansPostgresTest). Parameters:
-     * principal, principal, offset, cap, offset, cap, limit.
+     * index condition under custom and generic plans alike (ReadPlansPostgresTest). A contract call's
+     * row also names the deployment whose ABI names its arguments ({@link #CALLED_DEPLOYMENT}), so that
+     * the ABI comes from a cache keyed by that deployment instead of a second statement per page.
+     * Parameters: principal, principal, offset, cap, offset, cap, limit.
      */
     static final String HISTORY_PAGE = "WITH tip AS (SELECT COALESCE((SELECT tx_count FROM principal_stats"
             + " WHERE principal = ?), 0) AS total)"
             + " SELECT tip.total, " + AddressTxRow.COLUMNS + ", " + PlainJdbc.prefixed("t.", TxRow.COLUMNS)
+            + ", t.contract_id, (SELECT CASE WHEN s.abi IS NULL THEN NULL ELSE s.tx_id END" + CALLED_DEPLOYMENT + ")"
+            + ", (SELECT s.index_block_hash" + CALLED_DEPLOYMENT + ")"
             + " FROM tip LEFT JOIN principal_txs p ON p.principal = ?"
             + " AND p.history_position <= LEAST(tip.total - ?, ?) AND p.history_position > LEAST(tip.total - ?, ?) - ?"
             + " LEFT JOIN txs t ON t.tx_id = p.tx_id AND t.index_block_hash = p.index_block_hash"
@@ -49,8 +65,14 @@ abstract class AddressStore implements GenericRepository<AddressTxRow, String> {
     /** Where the transaction's columns start in a {@link #HISTORY_PAGE} row (after the count and the activity). */
     private static final int HISTORY_TX_AT = 2 + AddressTxRow.COLUMNS.split(",").length;
 
-    /** One history row with its transaction, which is null if the transaction is not canonical. */
-    record HistoryRow(AddressTxRow activity, TxRow tx) {
+    /** Where the called contract and its deployment's tx id and block start in a {@link #HISTORY_PAGE} row. */
+    private static final int CALLED_AT = HISTORY_TX_AT + TxRow.COLUMNS.split(",").length;
+
+    /**
+     * One history row with its transaction, which is null if the transaction is not canonical, and for
+     * a contract call, the deployment whose ABI names its arguments (null when there is none).
+     */
+    record HistoryRow(AddressTxRow activity, TxRow tx, @Nullable Deployment calledAbi) {
     }
 
     /** A page of a principal's history: its transaction count and the page's rows, newest first. */
@@ -84,8 +106,11 @@ abstract class AddressStore implements GenericRepository<AddressTxRow, String> {
         }, rs -> {
             total[0] = rs.getLong(1);
             if (rs.getString(2) != null) { // NULLs: no row on this page
+                String abiTxId = rs.getString(CALLED_AT + 1);
                 rows.add(new HistoryRow(AddressTxRow.read(rs, 2),
-                        rs.getString(HISTORY_TX_AT) == null ? null : TxRow.read(rs, HISTORY_TX_AT)));
+                        rs.getString(HISTORY_TX_AT) == null ? null : TxRow.read(rs, HISTORY_TX_AT),
+                        abiTxId == null ? null
+                                : new Deployment(rs.getString(CALLED_AT), abiTxId, rs.getString(CALLED_AT + 2))));
             }
             return null;
         });

@@ -1,12 +1,16 @@
 package io.stacksexplorer.query;
 
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 import io.micronaut.core.annotation.Nullable;
 import jakarta.inject.Singleton;
 
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /** Read facade for contract deployment status, ABIs and log events. */
 @Singleton
@@ -16,8 +20,20 @@ public class ContractQueries {
     public record ContractStatusRow(String contractId, String status, String txId, @Nullable Long blockHeight) {
     }
 
+    /** About 16 MB of ABI text (a deployment's is 0.5 to 2 KB in the generated chains). */
+    private static final long MAX_ABI_CHARS = 16L << 20;
+
     private final ContractStore contracts;
     private final MempoolStore mempool;
+    /**
+     * ABI JSON by deployment: a deployment's ABI never changes, so an entry cannot go stale; which
+     * deployment a contract call uses is read with the page on every request ({@link AddressStore#HISTORY_PAGE}).
+     * Per application context (not per JVM), so that every server reads its own database.
+     */
+    private final Cache<Deployment, String> abiByDeployment = Caffeine.newBuilder()
+            .maximumWeight(MAX_ABI_CHARS)
+            .weigher((Deployment d, String abi) -> abi.length())
+            .build();
 
     ContractQueries(ContractStore contracts, MempoolStore mempool) {
         this.contracts = contracts;
@@ -26,20 +42,23 @@ public class ContractQueries {
 
     /**
      * For each contract, the latest canonical deployment attempt, else the pending one in the mempool;
-     * contracts with neither are left out. One statement for the mined attempts of all of them.
+     * contracts with neither are left out. One statement for the mined attempts of all of them, and one
+     * for the pending attempts of those without a mined one.
      */
     public Map<String, ContractStatusRow> statuses(Collection<String> contractIds) {
         Map<String, ContractDeployRow> mined = contracts.latestDeploys(contractIds);
         Map<String, ContractStatusRow> statuses = new HashMap<>();
+        Set<String> unmined = new HashSet<>();
         for (String contractId : contractIds) {
             ContractDeployRow row = mined.get(contractId);
             if (row != null) {
                 statuses.put(contractId, new ContractStatusRow(contractId, row.txStatus(), row.txId(), row.blockHeight()));
             } else {
-                mempool.findPendingDeploy(contractId).ifPresent(pending -> statuses.put(contractId,
-                        new ContractStatusRow(contractId, "pending", pending.txId(), null)));
+                unmined.add(contractId);
             }
         }
+        mempool.pendingDeploys(unmined).forEach((contractId, txId) -> statuses.put(contractId,
+                new ContractStatusRow(contractId, "pending", txId, null)));
         return statuses;
     }
 
@@ -58,6 +77,35 @@ public class ContractQueries {
                 abis.put(contract, row.abi());
             }
         });
+        return abis;
+    }
+
+    /**
+     * The ABI JSON of each of the given deployments, by contract id: from the cache, else one statement
+     * for all the missing ones. A deployment whose row is gone by then (a microblock's, re-keyed when
+     * anchored) is left out, like a contract without an ABI.
+     */
+    Map<String, String> abisOf(Collection<Deployment> deployments) {
+        Map<String, String> abis = new HashMap<>();
+        Set<String> missing = new HashSet<>();
+        for (Deployment d : deployments) {
+            String abi = abiByDeployment.getIfPresent(d);
+            if (abi != null) {
+                abis.put(d.contractId(), abi);
+            } else {
+                missing.add(d.contractId());
+            }
+        }
+        if (!missing.isEmpty()) {
+            Map<Deployment, String> read = contracts.abisOf(missing);
+            abiByDeployment.putAll(read);
+            for (Deployment d : deployments) {
+                String abi = read.get(d);
+                if (abi != null) {
+                    abis.put(d.contractId(), abi);
+                }
+            }
+        }
         return abis;
     }
 

@@ -29,6 +29,13 @@ abstract class ContractStore implements GenericRepository<ContractDeployRow, Str
             + " WHERE contract_id IN (:contractIds) AND canonical = TRUE AND tx_status = 'success'";
 
     /**
+     * The ABIs of every deployment of the given contracts that has one, whatever its status (they are
+     * cached by deployment, {@link ContractQueries#abisOf}); {@code (:ids)} as in {@link #LATEST_DEPLOYS}.
+     */
+    static final String ABIS_OF = "SELECT contract_id, tx_id, index_block_hash, abi FROM smart_contracts"
+            + " WHERE contract_id IN (:ids) AND abi IS NOT NULL";
+
+    /**
      * The current position of a served log event, when it is still served. The events' key leads
      * with the block (migration V105), so the transaction's blocks come from txs first.
      */
@@ -100,6 +107,18 @@ abstract class ContractStore implements GenericRepository<ContractDeployRow, Str
             }
         }, rs -> latest.putIfAbsent(rs.getString(1), ContractDeployRow.read(rs, 1)));
         return latest;
+    }
+
+    /** The ABI of every deployment of the given contracts that has one. */
+    Map<Deployment, String> abisOf(Collection<String> contractIds) {
+        List<String> ids = List.copyOf(contractIds);
+        Map<Deployment, String> abis = new HashMap<>();
+        PlainJdbc.query(dataSource, "query", PlainJdbc.withIds(ABIS_OF, ids.size()), ps -> {
+            for (int i = 0; i < ids.size(); i++) {
+                ps.setString(i + 1, ids.get(i));
+            }
+        }, rs -> abis.put(new Deployment(rs.getString(1), rs.getString(2), rs.getString(3)), rs.getString(4)));
+        return abis;
     }
 
     /**

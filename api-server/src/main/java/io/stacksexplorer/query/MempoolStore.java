@@ -9,8 +9,9 @@ import io.micronaut.data.repository.GenericRepository;
 import javax.sql.DataSource;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
-import java.util.Optional;
+import java.util.Map;
 
 /**
  * The SQL of the mempool: lookups through the generic mapper; a principal's pending page with its
@@ -38,10 +39,14 @@ abstract class MempoolStore implements GenericRepository<MempoolTxRow, String> {
             + " ORDER BY p.receipt_time DESC, p.tx_id LIMIT ? OFFSET ?) x ON TRUE"
             + " ORDER BY x.listed_at DESC, x.tx_id";
 
-    /** The newest pending deployment of a contract. */
-    static final String FIND_PENDING_DEPLOY = "SELECT " + MempoolTxRow.COLUMNS + " FROM mempool_txs m"
-            + " WHERE m.contract_id = :contractId AND m.tx_type = 'smart_contract' AND m.pruned = FALSE"
-            + " ORDER BY m.receipt_time DESC LIMIT 1";
+    /**
+     * The pending deployments of the given contracts, each contract's newest first (the caller keeps
+     * that one); {@code (:ids)} stands for as many placeholders as ids ({@link PlainJdbc#withIds}). One
+     * statement for all the contracts of a status request that have no mined attempt.
+     */
+    static final String PENDING_DEPLOYS = "SELECT m.contract_id, m.tx_id FROM mempool_txs m"
+            + " WHERE m.contract_id IN (:ids) AND m.tx_type = 'smart_contract' AND m.pruned = FALSE"
+            + " ORDER BY m.contract_id, m.receipt_time DESC";
 
     /** A page of a principal's pending transactions and their count. */
     record PendingPage(long total, List<MempoolTxRow> rows) {
@@ -56,8 +61,20 @@ abstract class MempoolStore implements GenericRepository<MempoolTxRow, String> {
     @Query(FIND_BY_TX_IDS)
     abstract List<MempoolTxRow> findByTxIds(Collection<String> txIds);
 
-    @Query(FIND_PENDING_DEPLOY)
-    abstract Optional<MempoolTxRow> findPendingDeploy(String contractId);
+    /** The tx id of the newest pending deployment of each of the given contracts that has one. */
+    Map<String, String> pendingDeploys(Collection<String> contractIds) {
+        List<String> ids = List.copyOf(contractIds);
+        Map<String, String> pending = new HashMap<>();
+        if (ids.isEmpty()) {
+            return pending;
+        }
+        PlainJdbc.query(dataSource, "query", PlainJdbc.withIds(PENDING_DEPLOYS, ids.size()), ps -> {
+            for (int i = 0; i < ids.size(); i++) {
+                ps.setString(i + 1, ids.get(i));
+            }
+        }, rs -> pending.putIfAbsent(rs.getString(1), rs.getString(2)));
+        return pending;
+    }
 
     PendingPage pendingPage(String principal, int limit, int offset) {
         long[] total = {0};

@@ -33,13 +33,15 @@ class AddressesController implements AddressesApi {
     public AddressTransactionPage getAddressTransactions(String address, Integer limit, Integer offset,
                                                          String cursor) {
         String principal = params.principal(address, "address");
-        Page<AddressQueries.AddressTx> page = cursor == null
+        AddressQueries.History history = cursor == null
                 ? addresses.history(principal, limit, offset)
                 : addresses.historyAfter(principal, limit, PageCursors.decode(PageCursors.Kind.ADDRESS_TRANSACTIONS,
                         principal, PageCursors.withoutOffset(cursor, offset)));
+        Page<AddressQueries.AddressTx> page = history.page();
         String next = page.last() == null ? null
                 : PageCursors.encode(PageCursors.Kind.ADDRESS_TRANSACTIONS, principal, page.last());
-        TransactionMapper.Batch batch = mapper.batch(page.results().stream().map(r -> r.tx().rawTx()).toList());
+        TransactionMapper.Batch batch = mapper.batch(page.results().stream().map(r -> r.tx().rawTx()).toList(),
+                history.abis());
         return new AddressTransactionPage(limit, (int) page.offset(), page.total(), page.results().stream()
                 .map(record -> {
                     AddressTxRow a = record.activity();

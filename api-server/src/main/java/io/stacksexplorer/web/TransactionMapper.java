@@ -21,7 +21,8 @@ import java.util.Set;
  * Assembles API transactions from stored rows: block, result, cost and event columns from the row,
  * everything the sender signed from the raw bytes, decoded once ({@link Renderings#signedPart}).
  * A page of rows is rendered as one {@link Batch}, which reads the ABIs of all called contracts in
- * one query instead of one query per contract call.
+ * one query instead of one query per contract call, or takes them from an address history's page,
+ * which names them ({@link io.stacksexplorer.query.AddressQueries.History}).
  */
 @Singleton
 class TransactionMapper {
@@ -34,19 +35,33 @@ class TransactionMapper {
 
     /** Decodes the given raw transactions (hex) and reads the ABIs their contract calls need. */
     Batch batch(Collection<String> rawTxs) {
-        Map<String, SignedPart> parts = new HashMap<>();
+        Map<String, SignedPart> parts = decode(rawTxs);
         Set<String> called = new LinkedHashSet<>();
-        for (String raw : rawTxs) {
-            SignedPart part = parts.computeIfAbsent(raw, Renderings::signedPart);
+        for (SignedPart part : parts.values()) {
             if (part.call() != null) {
                 called.add(part.call().contractId());
             }
         }
-        Map<String, Optional<ContractAbi>> abis = new HashMap<>();
-        if (!called.isEmpty()) {
-            contracts.abis(called).forEach((contract, json) -> abis.put(contract, Renderings.abi(json)));
+        return new Batch(parts, called.isEmpty() ? Map.of() : parsed(contracts.abis(called)));
+    }
+
+    /** Decodes the given raw transactions (hex); {@code abis} holds the ABI JSON of the contracts they call. */
+    Batch batch(Collection<String> rawTxs, Map<String, String> abis) {
+        return new Batch(decode(rawTxs), parsed(abis));
+    }
+
+    private static Map<String, SignedPart> decode(Collection<String> rawTxs) {
+        Map<String, SignedPart> parts = new HashMap<>();
+        for (String raw : rawTxs) {
+            parts.computeIfAbsent(raw, Renderings::signedPart);
         }
-        return new Batch(parts, abis);
+        return parts;
+    }
+
+    private static Map<String, Optional<ContractAbi>> parsed(Map<String, String> abiJson) {
+        Map<String, Optional<ContractAbi>> abis = new HashMap<>();
+        abiJson.forEach((contract, json) -> abis.put(contract, Renderings.abi(json)));
+        return abis;
     }
 
     /** The confirmed shape, as a lookup result. */
