@@ -684,7 +684,7 @@ final class Statements implements AutoCloseable {
         queuedCanonicalTxs.clear();
         try (PreparedStatement ps = connection.prepareStatement(text.toString())) {
             for (int i = 0; i < values.size(); i++) {
-                bindUntyped(ps, i + 1, values.get(i));
+                bind(ps, i + 1, values.get(i), true);
             }
             ps.execute();
             // Every part's result is read: an error in any part is thrown here.
@@ -756,12 +756,19 @@ final class Statements implements AutoCloseable {
         return ps;
     }
 
+    private static void bind(PreparedStatement ps, Object[] params) throws SQLException {
+        for (int i = 0; i < params.length; i++) {
+            bind(ps, i + 1, params[i], false);
+        }
+    }
+
     /**
-     * Binds like {@link #bind}, except that text goes without a type (pgjdbc's
-     * {@code Types.OTHER}): the database takes the column's type, as COPY's text does. The rows of
-     * a COPY hold text for numeric columns (amounts), which a typed varchar parameter would refuse.
+     * Binds one value. With {@code untypedText}, text goes without a type (pgjdbc's
+     * {@code Types.OTHER}) and the database takes the column's type, as COPY's text does: the rows
+     * of a COPY table hold text for numeric columns (amounts), which a typed varchar parameter of
+     * the multi-row INSERT that replaces the COPY ({@link #sendQueueAtOnce}) would refuse.
      */
-    private static void bindUntyped(PreparedStatement ps, int index, Object p) throws SQLException {
+    private static void bind(PreparedStatement ps, int index, Object p, boolean untypedText) throws SQLException {
         if (p == null) {
             ps.setNull(index, Types.NULL);
         } else if (p instanceof BigInteger big) {
@@ -774,30 +781,10 @@ final class Statements implements AutoCloseable {
             ps.setLong(index, n);
         } else if (p instanceof java.sql.Array array) {
             ps.setArray(index, array);
-        } else {
+        } else if (untypedText) {
             ps.setObject(index, p.toString(), Types.OTHER);
-        }
-    }
-
-    private static void bind(PreparedStatement ps, Object[] params) throws SQLException {
-        for (int i = 0; i < params.length; i++) {
-            Object p = params[i];
-            int index = i + 1;
-            if (p == null) {
-                ps.setNull(index, Types.NULL);
-            } else if (p instanceof BigInteger big) {
-                ps.setBigDecimal(index, new BigDecimal(big));
-            } else if (p instanceof Boolean b) {
-                ps.setBoolean(index, b);
-            } else if (p instanceof Integer n) {
-                ps.setInt(index, n);
-            } else if (p instanceof Long n) {
-                ps.setLong(index, n);
-            } else if (p instanceof java.sql.Array array) {
-                ps.setArray(index, array);
-            } else {
-                ps.setString(index, p.toString());
-            }
+        } else {
+            ps.setString(index, p.toString());
         }
     }
 
