@@ -74,7 +74,7 @@ final class CopyRows {
 
     /**
      * The same INSERT for {@code rows} rows in one statement ({@code VALUES (?, …), (?, …)}): a few
-     * rows go with other statements in one round trip (Statements#sendQueueAtOnce) instead of by
+     * rows go with other statements in one round trip (Statements#sendQueueAndCommit) instead of by
      * COPY, which waits for the server twice.
      */
     String multiRowInsert(int rows) {

@@ -52,8 +52,8 @@ final class Statements implements AutoCloseable {
     private static final CopyRows NOT_COPIED = CopyRows.forInsert("INSERT INTO none (x) VALUES (?)");
     /**
      * PostgreSQL: the values of each queued statement's rows, kept while a statement has queued at
-     * most {@value #AT_ONCE_ROWS} of them, so that {@link #executeAllBatches} can send the whole
-     * queue as one multi-statement in one round trip ({@link #sendQueueAtOnce}); {@link #TOO_MANY_ROWS}
+     * most {@value #AT_ONCE_ROWS} of them, so that {@link #finish} can send the whole queue and the
+     * commit as one multi-statement in one round trip ({@link #sendQueueAndCommit}); {@link #TOO_MANY_ROWS}
      * once a statement queued more (a replay's batches, which COPY serves better). Null on H2, whose
      * statements cost no round trip.
      */
@@ -384,7 +384,7 @@ final class Statements implements AutoCloseable {
 
     /**
      * Writes what is still queued: batched rows and the counters. The last call of a transaction:
-     * on PostgreSQL, when the queue goes at once ({@link #sendQueueAtOnce}), its last part is the
+     * on PostgreSQL, when the queue goes at once ({@link #sendQueueAndCommit}), its last part is the
      * COMMIT, so that the writes and the commit cost one round trip; else the caller commits.
      */
     void finish() throws SQLException {
@@ -403,7 +403,7 @@ final class Statements implements AutoCloseable {
         mempoolChanged = false;
         changeLog.append(this);
         if (canSendQueueAtOnce()) {
-            sendQueueAtOnce(true);
+            sendQueueAndCommit();
         } else {
             executeAllBatches();
         }
@@ -647,18 +647,19 @@ final class Statements implements AutoCloseable {
     }
 
     /**
-     * Sends every queued statement, in queue order, as one multi-statement: pgjdbc sends its parts
-     * one after another and waits once (one Sync), so a payload's writes cost one round trip instead
-     * of one per statement and two per COPY. The rows of a plain INSERT become one multi-row
-     * INSERT; any other statement is repeated per row. With {@code commit}, the transaction's COMMIT
-     * is the last part: the answer then means committed, and the transaction manager's own commit
-     * finds nothing left to do (pgjdbc sends COMMIT only inside an open transaction).
+     * Sends every queued statement, in queue order, and then the transaction's COMMIT as one
+     * multi-statement: pgjdbc sends its parts one after another and waits once (one Sync), so a
+     * payload's writes and its commit cost one round trip instead of one per statement and two per
+     * COPY. The rows of a plain INSERT become one multi-row INSERT; any other statement is repeated
+     * per row. The answer means committed, and the transaction manager's own commit finds nothing
+     * left to do (pgjdbc sends COMMIT only inside an open transaction).
      *
-     * <p>Why: on a durable PostgreSQL a payload of today's chain took 6 (mempool) to 18 (block)
-     * round trips; each costs the writer a wake-up of the database's backend and of itself, which on
-     * a small machine is most of the payload's time, not the statements' work.
+     * <p>Why: a payload of today's chain took 6 (mempool) to 18 (block) round trips, each waiting for
+     * the network between the writer and its database. On the loopback of the benchmark machine they
+     * were not what bounded the observer (docs/performance.md, "One round trip per delivery": 4.2
+     * times fewer, same wall time); across a network each costs its latency.
      */
-    private void sendQueueAtOnce(boolean commit) throws SQLException {
+    private void sendQueueAndCommit() throws SQLException {
         StringBuilder text = new StringBuilder(4096);
         List<Object> values = new ArrayList<>();
         for (WriteStatement queued : pendingBatches.keySet()) {
@@ -676,9 +677,7 @@ final class Statements implements AutoCloseable {
                 prepare(queued).clearBatch();
             }
         }
-        if (commit) {
-            text.append("COMMIT");
-        }
+        text.append("COMMIT");
         pendingBatches.clear();
         queuedValues.clear();
         queuedCanonicalTxs.clear();
@@ -766,7 +765,7 @@ final class Statements implements AutoCloseable {
      * Binds one value. With {@code untypedText}, text goes without a type (pgjdbc's
      * {@code Types.OTHER}) and the database takes the column's type, as COPY's text does: the rows
      * of a COPY table hold text for numeric columns (amounts), which a typed varchar parameter of
-     * the multi-row INSERT that replaces the COPY ({@link #sendQueueAtOnce}) would refuse.
+     * the multi-row INSERT that replaces the COPY ({@link #sendQueueAndCommit}) would refuse.
      */
     private static void bind(PreparedStatement ps, int index, Object p, boolean untypedText) throws SQLException {
         if (p == null) {
