@@ -2,6 +2,7 @@ package io.stacksexplorer.write;
 
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 
@@ -27,15 +28,8 @@ final class Counters {
             return;
         }
         if (sql.isPostgres()) {
-            String[] keys = new String[values.size()];
-            Long[] numbers = new Long[values.size()];
-            for (int i = 0; i < keys.length; i++) {
-                keys[i] = values.get(i).getKey();
-                numbers[i] = values.get(i).getValue();
-            }
-            // Queued: no answer is needed, so it travels with the transaction's last statements.
-            sql.addBatch(upsertAll, sql.array("varchar", keys), sql.array("bigint", numbers));
-            sql.countRows(keys.length - 1);
+            queueOverArrays(sql, upsertAll, values);
+            sql.countRows(values.size() - 1);
             return;
         }
         for (Map.Entry<String, Long> e : values) {
@@ -70,19 +64,28 @@ final class Counters {
             return false;
         }
         if (sql.isPostgres()) {
-            String[] keys = new String[deltas.size()];
-            Long[] numbers = new Long[deltas.size()];
-            int i = 0;
-            for (Map.Entry<String, Long> e : deltas.entrySet()) {
-                keys[i] = e.getKey();
-                numbers[i++] = e.getValue();
-            }
-            sql.addBatch(bumpVersion ? WriteSql.UPSERT_MEMPOOL_COUNTS_BUMPING_VERSION_POSTGRESQL
-                    : WriteSql.UPSERT_MEMPOOL_COUNTS_POSTGRESQL, sql.array("varchar", keys), sql.array("bigint", numbers));
+            queueOverArrays(sql, bumpVersion ? WriteSql.UPSERT_MEMPOOL_COUNTS_BUMPING_VERSION_POSTGRESQL
+                    : WriteSql.UPSERT_MEMPOOL_COUNTS_POSTGRESQL, deltas.entrySet());
             return bumpVersion;
         }
         add(sql, WriteSql.ADD_MEMPOOL_COUNT, WriteSql.INSERT_MEMPOOL_COUNT, deltas);
         return false;
+    }
+
+    /**
+     * PostgreSQL: queues {@code upsert} once for all counters, bound to an array of keys and an array
+     * of values. No answer is needed, so it travels with the transaction's last statements.
+     */
+    private static void queueOverArrays(Statements sql, WriteStatement upsert,
+                                        Collection<Map.Entry<String, Long>> counters) throws SQLException {
+        String[] keys = new String[counters.size()];
+        Long[] numbers = new Long[counters.size()];
+        int i = 0;
+        for (Map.Entry<String, Long> e : counters) {
+            keys[i] = e.getKey();
+            numbers[i++] = e.getValue();
+        }
+        sql.addBatch(upsert, sql.array("varchar", keys), sql.array("bigint", numbers));
     }
 
     /** UPDATE-then-INSERT upsert of counter rows keyed by one string. */
