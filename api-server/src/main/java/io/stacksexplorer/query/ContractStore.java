@@ -96,28 +96,17 @@ abstract class ContractStore implements GenericRepository<ContractDeployRow, Str
 
     /** The latest canonical deployment attempt of each of the given contracts that has one. */
     Map<String, ContractDeployRow> latestDeploys(Collection<String> contractIds) {
-        List<String> ids = List.copyOf(contractIds);
         Map<String, ContractDeployRow> latest = new HashMap<>();
-        if (ids.isEmpty()) {
-            return latest;
-        }
-        PlainJdbc.query(dataSource, "query", PlainJdbc.withIds(LATEST_DEPLOYS, ids.size()), ps -> {
-            for (int i = 0; i < ids.size(); i++) {
-                ps.setString(i + 1, ids.get(i));
-            }
-        }, rs -> latest.putIfAbsent(rs.getString(1), ContractDeployRow.read(rs, 1)));
+        PlainJdbc.queryByIds(dataSource, LATEST_DEPLOYS, contractIds, (ps, next) -> { },
+                rs -> latest.putIfAbsent(rs.getString(1), ContractDeployRow.read(rs, 1)));
         return latest;
     }
 
     /** The ABI of every deployment of the given contracts that has one. */
     Map<Deployment, String> abisOf(Collection<String> contractIds) {
-        List<String> ids = List.copyOf(contractIds);
         Map<Deployment, String> abis = new HashMap<>();
-        PlainJdbc.query(dataSource, "query", PlainJdbc.withIds(ABIS_OF, ids.size()), ps -> {
-            for (int i = 0; i < ids.size(); i++) {
-                ps.setString(i + 1, ids.get(i));
-            }
-        }, rs -> abis.put(new Deployment(rs.getString(1), rs.getString(2), rs.getString(3)), rs.getString(4)));
+        PlainJdbc.queryByIds(dataSource, ABIS_OF, contractIds, (ps, next) -> { },
+                rs -> abis.put(new Deployment(rs.getString(1), rs.getString(2), rs.getString(3)), rs.getString(4)));
         return abis;
     }
 

@@ -63,16 +63,9 @@ abstract class MempoolStore implements GenericRepository<MempoolTxRow, String> {
 
     /** The tx id of the newest pending deployment of each of the given contracts that has one. */
     Map<String, String> pendingDeploys(Collection<String> contractIds) {
-        List<String> ids = List.copyOf(contractIds);
         Map<String, String> pending = new HashMap<>();
-        if (ids.isEmpty()) {
-            return pending;
-        }
-        PlainJdbc.query(dataSource, "query", PlainJdbc.withIds(PENDING_DEPLOYS, ids.size()), ps -> {
-            for (int i = 0; i < ids.size(); i++) {
-                ps.setString(i + 1, ids.get(i));
-            }
-        }, rs -> pending.putIfAbsent(rs.getString(1), rs.getString(2)));
+        PlainJdbc.queryByIds(dataSource, PENDING_DEPLOYS, contractIds, (ps, next) -> { },
+                rs -> pending.putIfAbsent(rs.getString(1), rs.getString(2)));
         return pending;
     }
 

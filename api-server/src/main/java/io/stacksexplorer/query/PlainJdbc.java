@@ -9,6 +9,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
@@ -50,6 +51,30 @@ final class PlainJdbc {
         } catch (SQLException e) {
             throw new DataAccessException(what + " failed: " + e.getMessage(), e);
         }
+    }
+
+    /** Binds the parameters that follow a statement's id list, from parameter {@code next} on. */
+    @FunctionalInterface
+    interface After {
+        void bind(PreparedStatement ps, int next) throws SQLException;
+    }
+
+    /**
+     * {@code sql} for a list of ids, written {@code (:ids)} ({@link #withIds}), each bound in turn,
+     * then {@code after} for the parameters that follow; no statement at all for no ids.
+     */
+    static <T> List<T> queryByIds(DataSource dataSource, String sql, Collection<String> ids, After after,
+                                  Reader<T> reader) {
+        if (ids.isEmpty()) {
+            return List.of();
+        }
+        List<String> list = List.copyOf(ids);
+        return query(dataSource, "query", withIds(sql, list.size()), ps -> {
+            for (int i = 0; i < list.size(); i++) {
+                ps.setString(i + 1, list.get(i));
+            }
+            after.bind(ps, list.size() + 1);
+        }, reader);
     }
 
     static <T> Optional<T> first(List<T> rows) {

@@ -35,29 +35,14 @@ class TransactionStore {
     }
 
     List<TxRow> canonicalTxs(Collection<String> txIds, boolean unanchored) {
-        List<String> ids = List.copyOf(txIds);
-        if (ids.isEmpty()) {
-            return List.of();
-        }
-        return PlainJdbc.query(dataSource, "query", PlainJdbc.withIds(CANONICAL_TXS, ids.size()), ps -> {
-            for (int i = 0; i < ids.size(); i++) {
-                ps.setString(i + 1, ids.get(i));
-            }
-            ps.setBoolean(ids.size() + 1, unanchored);
-        }, rs -> TxRow.read(rs, 1));
+        return PlainJdbc.queryByIds(dataSource, CANONICAL_TXS, txIds, (ps, next) -> ps.setBoolean(next, unanchored),
+                rs -> TxRow.read(rs, 1));
     }
 
     List<BlockEventRow> eventPages(Collection<String> txIds, long from, long to) {
-        List<String> ids = List.copyOf(txIds);
-        if (ids.isEmpty()) {
-            return List.of();
-        }
-        return PlainJdbc.query(dataSource, "query", PlainJdbc.withIds(EVENT_PAGES, ids.size()), ps -> {
-            for (int i = 0; i < ids.size(); i++) {
-                ps.setString(i + 1, ids.get(i));
-            }
-            ps.setLong(ids.size() + 1, from);
-            ps.setLong(ids.size() + 2, to);
+        return PlainJdbc.queryByIds(dataSource, EVENT_PAGES, txIds, (ps, next) -> {
+            ps.setLong(next, from);
+            ps.setLong(next + 1, to);
         }, rs -> BlockEventRow.read(rs, 1));
     }
 }
