@@ -7,6 +7,7 @@ import io.stacksexplorer.config.RunModeSettings;
 import io.stacksexplorer.config.StorageSettings;
 import io.stacksexplorer.generate.GenerateCommand;
 import io.stacksexplorer.ingest.EventIngestor;
+import io.stacksexplorer.ingest.EventObserverSettings;
 import io.stacksexplorer.ingest.TsvReplay;
 import me.tongfei.progressbar.ProgressBar;
 import me.tongfei.progressbar.ProgressBarBuilder;
@@ -118,6 +119,8 @@ public final class Application implements Callable<Integer> {
         }
         props.put("stacks.event-observer.host", env.getOrDefault("STACKS_CORE_EVENT_HOST", "127.0.0.1"));
         props.put("stacks.event-observer.port", Integer.parseInt(env.getOrDefault("STACKS_CORE_EVENT_PORT", "3700")));
+        props.put("stacks.event-observer.derive-after-answer",
+                EventObserverSettings.deriveAfterAnswer(env.get("STACKS_OBSERVER_DERIVE")));
         props.putAll(RunModeSettings.modeProperties(env));
         props.putAll(RunModeSettings.metricsProperties(env));
         props.putAll(CorsSettings.properties(env));
@@ -163,6 +166,12 @@ public final class Application implements Callable<Integer> {
                  ProgressBar bar = new ProgressBarBuilder().setTaskName("replay").setInitialMax(size)
                          .setUnit(" MB", 1 << 20).showSpeed().build()) {
                 EventIngestor ingestor = context.getBean(EventIngestor.class);
+                // Payloads a server deriving after its answers had stored and not derived come first:
+                // they arrived before anything in this log.
+                long backlog = ingestor.deriveBacklog(256);
+                if (backlog > 0) {
+                    System.out.println("derived " + backlog + " payloads a server had answered and not derived");
+                }
                 TsvReplay.Summary summary = TsvReplay.replay(file, ingestor, false, bar::stepTo);
                 bar.stepTo(size);
                 bar.close();

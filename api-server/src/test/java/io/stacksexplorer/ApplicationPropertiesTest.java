@@ -35,6 +35,18 @@ class ApplicationPropertiesTest {
     }
 
     @Test
+    void derivationBeforeTheAnswerUnlessAskedOtherwise() {
+        assertEquals(false, Application.startupProperties(Map.of()).get("stacks.event-observer.derive-after-answer"));
+        assertEquals(false, Application.startupProperties(Map.of("STACKS_OBSERVER_DERIVE", "before-answer"))
+                .get("stacks.event-observer.derive-after-answer"));
+        assertEquals(true, Application.startupProperties(Map.of("STACKS_OBSERVER_DERIVE", "After-Answer"))
+                .get("stacks.event-observer.derive-after-answer"));
+        IllegalArgumentException wrong = assertThrows(IllegalArgumentException.class,
+                () -> Application.startupProperties(Map.of("STACKS_OBSERVER_DERIVE", "later")));
+        assertTrue(wrong.getMessage().contains("before-answer or after-answer"), wrong.getMessage());
+    }
+
+    @Test
     void readonlyNeverWrites() {
         Map<String, Object> reader = Application.startupProperties(Map.of("STACKS_API_MODE", "readonly", "PG_HOST", "standby"));
         assertEquals(false, reader.get("flyway.datasources.default.enabled"), "no migrations on a standby");

@@ -42,7 +42,11 @@ import java.util.concurrent.TimeUnit;
  * </pre>
  *
  * <p>Properties: {@code bench.transactions} (default 20,000), {@code bench.seed} (11),
- * {@code bench.databases} (default {@code h2,h2-fsync,postgres}; postgres only with pg.tests).
+ * {@code bench.databases} (default {@code h2,h2-fsync,postgres}; postgres only with pg.tests),
+ * {@code bench.derive} (default {@code before-answer,after-answer}: {@code STACKS_OBSERVER_DERIVE};
+ * after-answer runs are timed to the moment the last payload is derived, read from the server's
+ * {@code stacks_ingest_payloads_not_derived} metric, not to the last answer; a baseline build older
+ * than the setting runs before-answer only).
  */
 @EnabledIfSystemProperty(named = "benchmarks", matches = "true")
 class ObserverBenchmark {
@@ -56,7 +60,15 @@ class ObserverBenchmark {
     private static final List<String> DATABASES = List.of(System.getProperty("bench.databases",
             TestDatabase.postgresEnabled() ? "h2,h2-fsync,postgres" : "h2,h2-fsync").split(","));
 
-    private record Row(String build, String database, NodeFeeder.Connections connections, NodeFeeder.Result result) {
+    private static final List<String> DERIVE = List.of(System.getProperty("bench.derive",
+            "before-answer,after-answer").split(","));
+
+    /**
+     * @param derivedSeconds after-answer: from the first POST until the last payload was derived
+     *                       (the figure the rates use); before-answer: the same as the answers' seconds
+     */
+    private record Row(String build, String database, String derive, NodeFeeder.Connections connections,
+                       NodeFeeder.Result result, double derivedSeconds) {
     }
 
     @Test
@@ -86,32 +98,39 @@ class ObserverBenchmark {
         String postgresSettings = "";
         for (Map.Entry<String, Path> build : builds.entrySet()) {
             for (String database : DATABASES) {
-                for (NodeFeeder.Connections connections : NodeFeeder.Connections.values()) {
-                    Map<String, String> env = new HashMap<>();
-                    String schema = null;
-                    switch (database) {
-                        case "h2" -> env.put("H2_FILE", work.resolve("h2-" + UUID.randomUUID()).resolve("db").toString());
-                        case "h2-fsync" -> {
-                            env.put("H2_FILE", work.resolve("h2-" + UUID.randomUUID()).resolve("db").toString());
-                            env.put("H2_FSYNC", "true");
-                        }
-                        case "postgres" -> {
-                            schema = "obs" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
-                            env.putAll(TestDatabase.postgresEnvironment(schema));
-                            postgresSettings = postgresSettings(env);
-                        }
-                        default -> throw new IllegalArgumentException("unknown database " + database);
+                for (String derive : DERIVE) {
+                    if (derive.equals("after-answer") && !build.getKey().equals("this build")) {
+                        continue;
                     }
-                    try {
-                        NodeFeeder.Result result = feed(build.getValue(), env, payloads, connections,
-                                work.resolve("server-" + database + ".log"));
-                        rows.add(new Row(build.getKey(), database, connections, result));
-                        System.out.printf("%s, %s, %s: %s%n", build.getKey(), database, connections, result);
-                    } finally {
-                        if (schema != null) {
-                            dropSchema(env, schema);
+                    for (NodeFeeder.Connections connections : NodeFeeder.Connections.values()) {
+                        Map<String, String> env = new HashMap<>();
+                        String schema = null;
+                        switch (database) {
+                            case "h2" -> env.put("H2_FILE", work.resolve("h2-" + UUID.randomUUID()).resolve("db").toString());
+                            case "h2-fsync" -> {
+                                env.put("H2_FILE", work.resolve("h2-" + UUID.randomUUID()).resolve("db").toString());
+                                env.put("H2_FSYNC", "true");
+                            }
+                            case "postgres" -> {
+                                schema = "obs" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
+                                env.putAll(TestDatabase.postgresEnvironment(schema));
+                                postgresSettings = postgresSettings(env);
+                            }
+                            default -> throw new IllegalArgumentException("unknown database " + database);
                         }
-                        deleteH2(env);
+                        env.put("STACKS_OBSERVER_DERIVE", derive);
+                        try {
+                            Row row = feed(build, database, derive, env, payloads, connections,
+                                    work.resolve("server-" + database + ".log"));
+                            rows.add(row);
+                            System.out.printf("%s, %s, %s, %s: %s; derived after %.1f s%n", build.getKey(), database,
+                                    derive, connections, row.result(), row.derivedSeconds());
+                        } finally {
+                            if (schema != null) {
+                                dropSchema(env, schema);
+                            }
+                            deleteH2(env);
+                        }
                     }
                 }
             }
@@ -119,10 +138,12 @@ class ObserverBenchmark {
         System.out.println(table(rows, transactions, blocks, payloads.size(), postgresSettings));
     }
 
-    private static NodeFeeder.Result feed(Path jar, Map<String, String> env, List<NodeFeeder.Payload> payloads,
-                                            NodeFeeder.Connections connections, Path serverLog) throws Exception {
+    private static Row feed(Map.Entry<String, Path> build, String database, String derive, Map<String, String> env,
+                            List<NodeFeeder.Payload> payloads, NodeFeeder.Connections connections, Path serverLog)
+            throws Exception {
         int port = freePort();
-        ProcessBuilder builder = new ProcessBuilder("java", "-Xmx512m", "-jar", jar.toString());
+        int metricsPort = freePort();
+        ProcessBuilder builder = new ProcessBuilder("java", "-Xmx512m", "-jar", build.getValue().toString());
         // Only the run's own database settings: an inherited PG_HOST would win over H2_FILE.
         builder.environment().keySet().removeIf(name -> name.startsWith("PG_") || name.startsWith("H2_"));
         builder.environment().putAll(env);
@@ -130,6 +151,7 @@ class ObserverBenchmark {
         builder.environment().put("STACKS_CORE_EVENT_HOST", "127.0.0.1");
         builder.environment().put("STACKS_CORE_EVENT_PORT", Integer.toString(port));
         builder.environment().put("DEMO_DATA", "false");
+        builder.environment().put("STACKS_API_METRICS_PORT", Integer.toString(metricsPort));
         builder.redirectErrorStream(true);
         builder.redirectOutput(ProcessBuilder.Redirect.to(serverLog.toFile()));
         Process server = builder.start();
@@ -137,7 +159,14 @@ class ObserverBenchmark {
             if (!NodeFeeder.waitUntilAnswering("127.0.0.1", port, server, TimeUnit.MINUTES.toMillis(3))) {
                 throw new IllegalStateException("server did not come up: " + serverLog);
             }
-            return NodeFeeder.deliverAll("127.0.0.1", port, connections, payloads);
+            long started = System.nanoTime();
+            NodeFeeder.Result answered = NodeFeeder.deliverAll("127.0.0.1", port, connections, payloads);
+            double derived = answered.seconds();
+            if (derive.equals("after-answer")) {
+                awaitDerived(metricsPort);
+                derived = (System.nanoTime() - started) / 1e9;
+            }
+            return new Row(build.getKey(), database, derive, connections, answered, derived);
         } finally {
             server.destroy();
             if (!server.waitFor(60, TimeUnit.SECONDS)) {
@@ -146,19 +175,41 @@ class ObserverBenchmark {
         }
     }
 
+    /** Until the server's metric of payloads answered and not derived reads 0. */
+    private static void awaitDerived(int metricsPort) throws Exception {
+        java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
+        java.net.http.HttpRequest scrape = java.net.http.HttpRequest.newBuilder(
+                java.net.URI.create("http://127.0.0.1:" + metricsPort + "/metrics")).build();
+        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(10);
+        while (System.nanoTime() < deadline) {
+            String metrics = http.send(scrape, java.net.http.HttpResponse.BodyHandlers.ofString()).body();
+            for (String line : metrics.split("\n")) {
+                if (line.startsWith("stacks_ingest_payloads_not_derived ")
+                        && Double.parseDouble(line.substring(line.indexOf(' ') + 1).trim()) == 0) {
+                    return;
+                }
+            }
+            Thread.sleep(5);
+        }
+        throw new IllegalStateException("payloads still not derived after 10 minutes");
+    }
+
     private static String table(List<Row> rows, long transactions, long blocks, int payloads, String postgresSettings) {
         StringBuilder out = new StringBuilder();
         out.append(String.format("%nObserver benchmark, %s: generated log, %,d transactions in %,d blocks, %,d payloads"
                         + " (seed %d); %d cores; PostgreSQL %s%n%n", Instant.now(), transactions, blocks, payloads, SEED,
                 Runtime.getRuntime().availableProcessors(), postgresSettings));
-        out.append("| build | database | connection | seconds | tx/s | blocks/s | payloads/s | ms per payload p50 / p99 |"
-                + " /new_block ms p50 / p99 |\n|---|---|---|---|---|---|---|---|---|\n");
+        out.append("| build | database | derived | connection | seconds to last answer / last derived | tx/s | blocks/s"
+                + " | payloads/s | ms per payload p50 / p99 | /new_block ms p50 / p99 |\n"
+                + "|---|---|---|---|---|---|---|---|---|---|\n");
         for (Row row : rows) {
             NodeFeeder.Result r = row.result();
-            out.append(String.format("| %s | %s | %s | %.1f | %,.0f | %,.0f | %,.0f | %.2f / %.2f | %.2f / %.2f |%n",
-                    row.build(), row.database(), row.connections() == NodeFeeder.Connections.KEEP_ALIVE ? "kept alive"
-                            : "new per payload", r.seconds(), transactions / r.seconds(), blocks / r.seconds(),
-                    payloads / r.seconds(), r.p50Millis(), r.p99Millis(), r.blockP50Millis(), r.blockP99Millis()));
+            double seconds = row.derivedSeconds();
+            out.append(String.format("| %s | %s | %s | %s | %.1f / %.1f | %,.0f | %,.0f | %,.0f | %.2f / %.2f | %.2f / %.2f |%n",
+                    row.build(), row.database(), row.derive(),
+                    row.connections() == NodeFeeder.Connections.KEEP_ALIVE ? "kept alive" : "new per payload",
+                    r.seconds(), seconds, transactions / seconds, blocks / seconds, payloads / seconds,
+                    r.p50Millis(), r.p99Millis(), r.blockP50Millis(), r.blockP99Millis()));
         }
         return out.toString();
     }

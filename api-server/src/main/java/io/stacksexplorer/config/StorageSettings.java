@@ -55,6 +55,14 @@ public final class StorageSettings {
      */
     private static final String H2_WRITE_AT_COMMIT = ";WRITE_DELAY=0";
 
+    /**
+     * The file is closed when the pool closes its last connection, at the end of the application's
+     * own shutdown, not by H2's JVM shutdown hook: that hook runs beside Micronaut's and closed the
+     * database while the observer was still deriving the payloads it had answered
+     * (STACKS_OBSERVER_DERIVE=after-answer, ObserverCrashTest).
+     */
+    private static final String H2_CLOSED_BY_THE_POOL = ";DB_CLOSE_ON_EXIT=FALSE";
+
     private StorageSettings() {
     }
 
@@ -94,6 +102,7 @@ public final class StorageSettings {
             String url = "true".equalsIgnoreCase(env.get("H2_IN_MEMORY"))
                     ? "jdbc:h2:mem:stacks-explorer;DB_CLOSE_DELAY=-1"
                     : "jdbc:h2:file:" + env.getOrDefault("H2_FILE", "./data/stacks-explorer") + H2_WRITE_AT_COMMIT
+                            + H2_CLOSED_BY_THE_POOL
                             + ("true".equalsIgnoreCase(env.get("H2_COMPRESS")) ? H2_COMPRESSED : "");
             props.put("datasources.default.url", url + H2_OPTIONS);
             props.put("datasources.default.driver-class-name", "org.h2.Driver");

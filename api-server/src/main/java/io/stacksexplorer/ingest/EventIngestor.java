@@ -81,6 +81,96 @@ public class EventIngestor {
                 }
             }
         });
+        // Every stored payload is derived now, those accepted and not yet derived included.
+        ChainWriter.Backlog backlog = writer.backlog();
+        if (!backlog.isEmpty()) {
+            writer.inOneTransaction(() -> {
+                writer.derivedThrough(backlog.accepted());
+                return null;
+            });
+        }
+    }
+
+    // --- derivation after the answer (STACKS_OBSERVER_DERIVE=after-answer) ---------------------
+
+    /**
+     * The observer thread's half of a delivery derived after its answer: parses and checks the
+     * payload, then stores it in a commit of its own ({@link ChainWriter#accept}). Not synchronized:
+     * it runs while {@link #deriveAccepted} holds this ingestor on the deriving thread.
+     *
+     * @param forceToDisk on H2, force the commit to the disk before returning ({@code H2_FSYNC})
+     * @return the stored delivery for {@link #deriveAccepted}, or null when the same payload was
+     *         stored before (answered, nothing to derive)
+     * @throws MalformedPayloadException when the payload cannot be understood (nothing stored)
+     */
+    public Delivery accept(String path, String body, long receivedAt, boolean forceToDisk) {
+        Delivery prepared = prepare(path, body, receivedAt);
+        RawPayload raw = prepared.raw();
+        Long id = writer.accept(raw, forceToDisk);
+        return id == null ? null : new Delivery(
+                new RawPayload(id, raw.path(), raw.body(), raw.receivedAt(), raw.payloadHash()), prepared.content());
+    }
+
+    /**
+     * The deriving thread's half: derives deliveries {@link #accept}ed before, in their order, as
+     * one database transaction that also moves the 'derived' cursor past the last of them.
+     */
+    public synchronized void deriveAccepted(List<Delivery> deliveries) {
+        if (deliveries.isEmpty()) {
+            return;
+        }
+        writer.inOneTransaction(() -> {
+            // The payloads were committed durably before their answer: a crash that loses this
+            // commit loses the 'derived' cursor with it, and they are derived again at the next start.
+            writer.commitWithoutWaitingForTheDisk();
+            ingestAll(deliveries, delivery -> {
+            });
+            writer.derivedThrough(deliveries.get(deliveries.size() - 1).raw().storedId());
+            return null;
+        });
+    }
+
+    /**
+     * Derives what a stopped or killed process had answered but not derived (the stored payloads
+     * between the two cursors, see V202), {@code batch} payloads per transaction; nothing when every
+     * answered payload is derived. Payloads stored before and no longer parseable are logged and skipped.
+     *
+     * @return the number of payloads derived
+     */
+    public long deriveBacklog(int batch) {
+        ChainWriter.Backlog backlog = writer.backlog();
+        long derived = 0;
+        long last = backlog.derived();
+        while (last < backlog.accepted()) {
+            List<StoredPayload> page = writer.storedPayloads(last, backlog.accepted());
+            if (page.isEmpty()) {
+                break;
+            }
+            List<Delivery> deliveries = new ArrayList<>(batch);
+            for (StoredPayload payload : page) {
+                try {
+                    deliveries.add(prepare(payload.asRaw()));
+                } catch (MalformedPayloadException e) {
+                    LOG.warn("stored payload {} ({}) cannot be derived: {}", payload.id(), payload.path(), e.getMessage());
+                }
+                if (deliveries.size() == batch) {
+                    deriveAccepted(deliveries);
+                    derived += deliveries.size();
+                    deliveries = new ArrayList<>(batch);
+                }
+                last = payload.id();
+            }
+            deriveAccepted(deliveries);
+            derived += deliveries.size();
+        }
+        if (last > backlog.derived()) {
+            // Skipped (unparseable) payloads at the end still count as done.
+            writer.inOneTransaction(() -> {
+                writer.derivedThrough(backlog.accepted());
+                return null;
+            });
+        }
+        return derived;
     }
 
     /**

@@ -27,7 +27,9 @@ import static io.stacksexplorer.listener.SeparateHttpListener.problem;
  * the node's deliveries.
  *
  * <p>Answers: 200 once stored and committed (or when already stored, or for a path nothing is
- * derived from); 400 with the reason for a payload that cannot be understood (nothing written);
+ * derived from). By default what the payload derives is in the same commit; with
+ * {@code STACKS_OBSERVER_DERIVE=after-answer} it is written right after the answer by
+ * {@link AfterAnswerDerivation}, and the commit before the answer holds the payload alone; 400 with the reason for a payload that cannot be understood (nothing written);
  * 413 for a body over {@code max-body-bytes}; 503 when the database is unavailable, so that the
  * node retries. Errors have the public API's RFC 9457 shape.
  */
@@ -41,6 +43,8 @@ public class EventObserverListener {
     private final EventObserverSettings settings;
     private final ThreadPoolExecutor worker;
     private final SeparateHttpListener listener;
+    /** The deriving thread with {@code STACKS_OBSERVER_DERIVE=after-answer}, else null. */
+    private final AfterAnswerDerivation derivation;
 
     public EventObserverListener(EventIngestor ingestor, EventObserverSettings settings) throws InterruptedException {
         this.ingestor = ingestor;
@@ -51,11 +55,22 @@ public class EventObserverListener {
                     t.setDaemon(false);
                     return t;
                 });
+        // Before listening: what an earlier process answered and did not derive is derived first.
+        this.derivation = settings.isDeriveAfterAnswer()
+                ? new AfterAnswerDerivation(ingestor, settings.getDeriveBacklogBytes()) : null;
         this.listener = new SeparateHttpListener("event-observer", settings.getHost(), settings.getPort(),
                 new SeparateHttpListener.Limits(settings.getMaxBodyBytes(), settings.getRequestTimeoutSeconds(),
                         settings.getIdleTimeoutSeconds()),
                 this::deliver);
         LOG.info("event observer listening on {}:{}", settings.getHost(), port());
+    }
+
+    /**
+     * Payloads answered and not derived yet ({@code STACKS_OBSERVER_DERIVE=after-answer}); always 0
+     * when each payload is derived before its answer.
+     */
+    public int payloadsNotDerived() {
+        return derivation == null ? 0 : derivation.notDerived();
     }
 
     /** The port actually bound (differs from the configured one when that is 0). */
@@ -86,11 +101,25 @@ public class EventObserverListener {
     /** Runs on the ingest thread: one delivery, committed before it is answered 200. */
     private Answer ingest(String path, String body) {
         try {
-            ingestor.ingest(path, body, System.currentTimeMillis() / 1000);
+            long receivedAt = System.currentTimeMillis() / 1000;
+            if (derivation != null) {
+                EventIngestor.Delivery stored = ingestor.accept(path, body, receivedAt, settings.isFsyncEachPayload());
+                if (stored != null) {
+                    derivation.add(stored);
+                }
+                return new Answer(HttpResponseStatus.OK, ok());
+            }
+            ingestor.ingest(path, body, receivedAt);
             if (settings.isFsyncEachPayload()) {
                 ingestor.forceToDisk();
             }
             return new Answer(HttpResponseStatus.OK, ok());
+        } catch (InterruptedException e) {
+            // Stopping: the payload is stored and will be derived at the next start; the node, told
+            // 503, delivers it again and is answered 200 as for any payload stored before.
+            Thread.currentThread().interrupt();
+            return new Answer(HttpResponseStatus.SERVICE_UNAVAILABLE,
+                    problem(503, "Service Unavailable", "stopping; retry"));
         } catch (MalformedPayloadException e) {
             LOG.warn("rejected {} ({} bytes): {}", path, body.length(), e.getMessage());
             return new Answer(HttpResponseStatus.BAD_REQUEST, problem(400, "Bad Request", e.getMessage()));
@@ -119,6 +148,9 @@ public class EventObserverListener {
             // A delivery still being written: its transaction rolls back, the node was not answered
             // and sends it again.
             worker.shutdownNow();
+        }
+        if (derivation != null) {
+            derivation.stop(30);
         }
         listener.close();
     }

@@ -27,6 +27,44 @@ public class EventObserverSettings {
      * process. PostgreSQL does this at every commit already (its defaults), so it is ignored there.
      */
     private boolean fsyncEachPayload;
+    /**
+     * {@code STACKS_OBSERVER_DERIVE=after-answer}: a delivery is answered 200 once its payload is
+     * stored and committed, and what it derives is written by a second thread right after, many
+     * payloads per transaction (see {@link AfterAnswerDerivation}); reads see it a moment later.
+     * {@code before-answer} (the default): the payload and everything derived from it are one commit,
+     * made before the answer, so a read issued after the 200 sees it.
+     */
+    private boolean deriveAfterAnswer;
+    /** After-answer: most bytes of payloads answered and waiting to be derived (the next answer waits beyond). */
+    private long deriveBacklogBytes = 64L * 1024 * 1024;
+
+    /** The value of {@code STACKS_OBSERVER_DERIVE}: unset or {@code before-answer}, or {@code after-answer}. */
+    public static boolean deriveAfterAnswer(String setting) {
+        if (setting == null || setting.isBlank() || setting.trim().equalsIgnoreCase("before-answer")) {
+            return false;
+        }
+        if (setting.trim().equalsIgnoreCase("after-answer")) {
+            return true;
+        }
+        throw new IllegalArgumentException("STACKS_OBSERVER_DERIVE must be before-answer or after-answer, not '"
+                + setting + "'");
+    }
+
+    public boolean isDeriveAfterAnswer() {
+        return deriveAfterAnswer;
+    }
+
+    public void setDeriveAfterAnswer(boolean deriveAfterAnswer) {
+        this.deriveAfterAnswer = deriveAfterAnswer;
+    }
+
+    public long getDeriveBacklogBytes() {
+        return deriveBacklogBytes;
+    }
+
+    public void setDeriveBacklogBytes(long deriveBacklogBytes) {
+        this.deriveBacklogBytes = deriveBacklogBytes;
+    }
 
     public boolean isEnabled() {
         return enabled;

@@ -8,6 +8,7 @@ import io.micronaut.context.BeanProvider;
 import io.micronaut.context.annotation.Requires;
 import io.micronaut.scheduling.annotation.Scheduled;
 import io.stacksexplorer.ingest.EventIngestor;
+import io.stacksexplorer.ingest.EventObserverListener;
 import io.stacksexplorer.ingest.IngestStats;
 import io.stacksexplorer.query.ChainStateRow;
 import io.stacksexplorer.query.StatusQueries;
@@ -31,6 +32,7 @@ class ChainMetrics implements MeterBinder {
     // registry) may not exist yet; resolving them lazily breaks that cycle.
     private final BeanProvider<StatusQueries> status;
     private final BeanProvider<EventIngestor> ingestor;
+    private final BeanProvider<EventObserverListener> observer;
 
     private volatile double tipHeight = Double.NaN;
     private volatile long tipChangedAtMillis = System.currentTimeMillis();
@@ -40,9 +42,11 @@ class ChainMetrics implements MeterBinder {
     private long sampledBlocks;
     private long sampledAtNanos = System.nanoTime();
 
-    ChainMetrics(BeanProvider<StatusQueries> status, BeanProvider<EventIngestor> ingestor) {
+    ChainMetrics(BeanProvider<StatusQueries> status, BeanProvider<EventIngestor> ingestor,
+                 BeanProvider<EventObserverListener> observer) {
         this.status = status;
         this.ingestor = ingestor;
+        this.observer = observer;
     }
 
     @Override
@@ -64,6 +68,11 @@ class ChainMetrics implements MeterBinder {
         Gauge.builder("stacks.ingest.microblocks.waiting.for.anchor", this, m -> m.microblocksWaitingForAnchor)
                 .description("Delivered microblock streams kept but not served because the block they build on is"
                         + " missing; normal for a moment, a gap when it stays above 0")
+                .register(registry);
+        Gauge.builder("stacks.ingest.payloads.not.derived", observer,
+                        o -> o.isPresent() ? o.get().payloadsNotDerived() : 0)
+                .description("Payloads the event observer answered and has not derived yet"
+                        + " (STACKS_OBSERVER_DERIVE=after-answer; always 0 otherwise): how far reads lag the node")
                 .register(registry);
         Gauge.builder("stacks.ingest.blocks.per.second", this, m -> m.blocksPerSecond)
                 .description("Blocks ingested per second over the last sampling interval (replay rate)")

@@ -320,6 +320,140 @@ public class ChainWriter {
         return inTransaction(sql -> sql.exists(WriteSql.ANY_BLOCK));
     }
 
+    // --- derivation after the answer (STACKS_OBSERVER_DERIVE=after-answer, V202) ----------------
+
+    /**
+     * Stores a payload to be derived later on another thread ({@link #derivedThrough}) and moves the
+     * 'accepted' cursor to it, in one database transaction; once this returns the payload is
+     * committed (and, with {@code forceToDisk}, on the disk: see {@link #forceToDisk}) and may be
+     * answered 200.
+     *
+     * <p>Plain JDBC, not {@link #inTransaction}: it runs on the observer thread while the deriving
+     * thread's transaction is open, and a {@link Statements} copies this writer's cached committed
+     * state (tip, waiting-payload and PoX look-ups) when it opens and writes it back when it
+     * commits, which would put back what the deriving thread had just changed.
+     *
+     * @return the stored payload's id, or null when the same payload was stored before (nothing to derive)
+     */
+    public Long accept(RawPayload raw, boolean forceToDisk) {
+        Long id = plainTransaction(false, c -> {
+            String hash = raw.payloadHash();
+            try (var insert = c.prepareStatement(WriteSql.INSERT_NODE_EVENT_IF_NEW.sql())) {
+                insert.setLong(1, raw.receivedAt());
+                insert.setString(2, raw.path());
+                insert.setString(3, hash);
+                insert.setString(4, raw.body());
+                insert.setString(5, hash);
+                if (insert.executeUpdate() == 0) {
+                    return null;
+                }
+            }
+            long stored;
+            try (var select = c.prepareStatement(WriteSql.NODE_EVENT_ID.sql())) {
+                select.setString(1, hash);
+                try (var rs = select.executeQuery()) {
+                    rs.next();
+                    stored = rs.getLong(1);
+                }
+            }
+            try (var update = c.prepareStatement(WriteSql.ADVANCE_DERIVE_CURSOR.sql())) {
+                update.setLong(1, stored);
+                update.setString(2, "accepted");
+                update.setLong(3, stored);
+                update.executeUpdate();
+            }
+            return stored;
+        });
+        if (forceToDisk) {
+            plainTransaction(false, c -> {
+                if (!"PostgreSQL".equals(c.getMetaData().getDatabaseProductName())) {
+                    try (var checkpoint = c.createStatement()) {
+                        checkpoint.execute(WriteSql.H2_CHECKPOINT_SYNC.sql());
+                    }
+                }
+                return null;
+            });
+        }
+        return id;
+    }
+
+    /**
+     * In the open transaction ({@link #inOneTransaction}): the payloads accepted up to
+     * {@code payloadId} are derived once it commits.
+     */
+    public void derivedThrough(long payloadId) {
+        inTransaction(sql -> {
+            sql.addBatch(WriteSql.ADVANCE_DERIVE_CURSOR, payloadId, "derived", payloadId);
+            return null;
+        });
+    }
+
+    /**
+     * In the open transaction ({@link #inOneTransaction}), on PostgreSQL: its commit returns without
+     * waiting for the disk (asynchronous commit: it is either kept whole or lost whole in a crash,
+     * never half). Only for rows that can be derived again from payloads whose own commit did wait:
+     * a derivation after the answer, whose 'derived' cursor goes in the same transaction, so a lost
+     * commit means the payloads are derived again at the next start, to the same rows.
+     */
+    public void commitWithoutWaitingForTheDisk() {
+        inTransaction(sql -> {
+            if (sql.isPostgres()) {
+                sql.update(WriteSql.COMMIT_WITHOUT_WAITING_FOR_THE_DISK);
+            }
+            return null;
+        });
+    }
+
+    /** Payloads answered before they were derived, and not derived yet: ids {@code (derived, accepted]}. */
+    public record Backlog(long derived, long accepted) {
+
+        public boolean isEmpty() {
+            return derived >= accepted;
+        }
+    }
+
+    public Backlog backlog() {
+        return plainTransaction(true, c -> {
+            long derived = 0;
+            long accepted = 0;
+            try (var select = c.prepareStatement(WriteSql.DERIVE_CURSORS.sql()); var rs = select.executeQuery()) {
+                while (rs.next()) {
+                    if ("derived".equals(rs.getString(1))) {
+                        derived = rs.getLong(2);
+                    } else if ("accepted".equals(rs.getString(1))) {
+                        accepted = rs.getLong(2);
+                    }
+                }
+            }
+            return new Backlog(derived, accepted);
+        });
+    }
+
+    /** Stored payloads with {@code afterId < id <= throughId}, in arrival order, a page at a time. */
+    public List<StoredPayload> storedPayloads(long afterId, long throughId) {
+        return inTransaction(sql -> {
+            sql.flushPayloads();
+            return sql.query(WriteSql.NODE_EVENTS_BETWEEN, ChainWriter::storedPayload, afterId, throughId);
+        });
+    }
+
+    @FunctionalInterface
+    private interface PlainWork<T> {
+        T run(Connection connection) throws SQLException;
+    }
+
+    /** A transaction of plain JDBC statements, outside this writer's cached state (see {@link #accept}). */
+    private <T> T plainTransaction(boolean readOnly, PlainWork<T> work) {
+        io.micronaut.transaction.TransactionCallback<Connection, T> callback = status -> {
+            try {
+                return work.run(status.getConnection());
+            } catch (SQLException e) {
+                throw new StorageException("write failed: " + e.getMessage(), e);
+            }
+        };
+        return readOnly ? transactions.executeRead(callback) : transactions.executeWrite(callback);
+    }
+
     // --- the change log (subscriptions), in the same database transaction as the change ---------
 
     /**

@@ -401,6 +401,19 @@ final class WriteSql {
     static final WriteStatement NODE_EVENTS_AFTER = reading(NODE_EVENTS).sql("""
             SELECT id, event_path, payload, received_at FROM node_events WHERE id > ? ORDER BY id
             FETCH FIRST 200 ROWS ONLY""");
+    /** The stored payloads {@code (derived, accepted]} the deriving thread has not written yet, a page at a time. */
+    static final WriteStatement NODE_EVENTS_BETWEEN = reading(NODE_EVENTS).sql("""
+            SELECT id, event_path, payload, received_at FROM node_events WHERE id > ? AND id <= ? ORDER BY id
+            FETCH FIRST 200 ROWS ONLY""");
+
+    // --- derivation after the answer (V202) ---------------------------------------------------
+
+    static final WriteStatement DERIVE_CURSORS = reading(DERIVE_CURSOR).sql(
+            "SELECT name, payload_id FROM derive_cursor");
+    /** Only forward: the deriving thread and a rebuild may both move 'derived'. */
+    static final WriteStatement ADVANCE_DERIVE_CURSOR = writing(DERIVE_CURSOR).sql(
+            "UPDATE derive_cursor SET payload_id = ? WHERE name = ? AND payload_id < ?");
+
     static final WriteStatement COUNT_NODE_EVENTS = reading(NODE_EVENTS).sql("SELECT COUNT(*) FROM node_events");
 
     /** PostgreSQL: fresh planner statistics of every written table (after a bulk load). */
@@ -409,6 +422,10 @@ final class WriteSql {
             NODE_EVENTS).sql("""
             ANALYZE blocks, txs, tx_events, principal_txs, principal_stats, contract_log_stats, smart_contracts,
                 mempool_txs, mempool_principals, mempool_principal_stats, chain_state, node_events""");
+
+    /** PostgreSQL, for the rest of the transaction: its commit does not wait for the WAL to reach the disk. */
+    static final WriteStatement COMMIT_WITHOUT_WAITING_FOR_THE_DISK = touchingNoTable().sql(
+            "SET LOCAL synchronous_commit TO OFF");
 
     /** For the rest of the transaction: ANALYZE samples 3,000 rows per table (the default, 100, samples 30,000). */
     static final WriteStatement QUICK_STATISTICS = touchingNoTable().sql("SET LOCAL default_statistics_target = 10");

@@ -22,7 +22,7 @@ class StorageSettingsTest {
         Map<String, Object> props = StorageSettings.properties(Map.of());
         assertFalse(StorageSettings.usesPostgres(Map.of()));
         String url = props.get("datasources.default.url").toString();
-        assertTrue(url.startsWith("jdbc:h2:file:./data/stacks-explorer;WRITE_DELAY=0;MODE=PostgreSQL"), url);
+        assertTrue(url.startsWith("jdbc:h2:file:./data/stacks-explorer;WRITE_DELAY=0;DB_CLOSE_ON_EXIT=FALSE;MODE=PostgreSQL"), url);
         assertEquals("classpath:db/migration/common,classpath:db/migration/h2",
                 props.get("flyway.datasources.default.locations"));
     }

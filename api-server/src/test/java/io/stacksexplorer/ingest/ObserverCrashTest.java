@@ -56,6 +56,7 @@ class ObserverCrashTest {
 
     private static final int H2_KILLS = 20;
     private static final int POSTGRES_KILLS = 10;
+    private static final int AFTER_ANSWER_KILLS = 8;
 
     private static List<Payload> log;
 
@@ -73,7 +74,37 @@ class ObserverCrashTest {
         Map<String, String> env = new HashMap<>();
         env.put("H2_FILE", dir.resolve("crashed").toString());
         String url = StorageSettings.properties(env).get("datasources.default.url").toString();
-        run(new Target(env, url, "sa", "", null), TestDatabase.H2, H2_KILLS, dir.resolve("server.log"));
+        run(new Target(env, url, "sa", "", null), TestDatabase.H2, H2_KILLS, false, dir.resolve("server.log"));
+    }
+
+    /**
+     * {@code STACKS_OBSERVER_DERIVE=after-answer}: a kill right after a 200 usually leaves payloads
+     * stored and not derived; the restart must derive them before it listens again.
+     */
+    @Test
+    void killedOnH2DerivingAfterTheAnswerEveryAcknowledgedPayloadIsDerivedAtTheRestart(@TempDir Path dir) throws Exception {
+        Map<String, String> env = new HashMap<>();
+        env.put("H2_FILE", dir.resolve("crashed").toString());
+        env.put("STACKS_OBSERVER_DERIVE", "after-answer");
+        String url = StorageSettings.properties(env).get("datasources.default.url").toString();
+        run(new Target(env, url, "sa", "", null), TestDatabase.H2, AFTER_ANSWER_KILLS, true, dir.resolve("server.log"));
+    }
+
+    @Test
+    void killedOnPostgresDerivingAfterTheAnswerEveryAcknowledgedPayloadIsDerivedAtTheRestart(@TempDir Path dir)
+            throws Exception {
+        Assumptions.assumeTrue(TestDatabase.postgresEnabled(), "PostgreSQL tests off");
+        String schema = "crash" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
+        Map<String, String> env = new HashMap<>(TestDatabase.postgresEnvironment(schema));
+        env.put("STACKS_OBSERVER_DERIVE", "after-answer");
+        String url = "jdbc:postgresql://" + env.get("PG_HOST") + ":" + env.get("PG_PORT") + "/"
+                + env.get("PG_DATABASE") + "?currentSchema=" + schema;
+        Target target = new Target(env, url, env.get("PG_USER"), env.getOrDefault("PG_PASSWORD", ""), schema);
+        try {
+            run(target, TestDatabase.POSTGRES, AFTER_ANSWER_KILLS, true, dir.resolve("server.log"));
+        } finally {
+            target.dropSchema();
+        }
     }
 
     @Test
@@ -85,17 +116,25 @@ class ObserverCrashTest {
                 + env.get("PG_DATABASE") + "?currentSchema=" + schema;
         Target target = new Target(env, url, env.get("PG_USER"), env.getOrDefault("PG_PASSWORD", ""), schema);
         try {
-            run(target, TestDatabase.POSTGRES, POSTGRES_KILLS, dir.resolve("server.log"));
+            run(target, TestDatabase.POSTGRES, POSTGRES_KILLS, false, dir.resolve("server.log"));
         } finally {
             target.dropSchema();
         }
     }
 
-    private static void run(Target target, TestDatabase cleanDatabase, int kills, Path serverLog) throws Exception {
+    /**
+     * @param afterAnswer the server derives after answering: right after a kill only the payloads
+     *                    answered are checked (their derivation may be cut off), and what they derive
+     *                    once the restarted server listens again
+     */
+    private static void run(Target target, TestDatabase cleanDatabase, int kills, boolean afterAnswer, Path serverLog)
+            throws Exception {
         Random random = new Random(23);
         int next = 0;
         int killsRightAfterA200 = 0;
         int killsMidRequest = 0;
+        int killsBeforeDerived = 0;
+        int derivedBefore = 0;
         List<String> story = new ArrayList<>();
         ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor();
         try {
@@ -139,7 +178,16 @@ class ObserverCrashTest {
                     killsMidRequest++;
                 }
                 story.add(next + (afterA200 ? " (killed right after a block's 200)" : " (timer)"));
-                assertAcknowledgedPresent(target, next, "after kill " + kill + " at payload " + next);
+                assertAcknowledgedPresent(target, next, afterAnswer, "after kill " + kill + " at payload " + next);
+                if (afterAnswer) {
+                    // What the previous server answered was derived before this one listened; what this
+                    // one answered may not be yet (checked after the next kill).
+                    assertAcknowledgedPresent(target, derivedBefore, false, "after kill " + kill + ", derived");
+                    derivedBefore = next;
+                }
+                if (afterAnswer && answeredNotDerived(target)) {
+                    killsBeforeDerived++;
+                }
                 if (next >= log.size()) {
                     break;
                 }
@@ -150,6 +198,9 @@ class ObserverCrashTest {
         assertTrue(killsRightAfterA200 >= kills / 2 - 1, "kills right after a block's 200: " + killsRightAfterA200
                 + "; acknowledged payloads at each kill: " + story);
         assertTrue(next < log.size(), "the log outlasted the kills: " + story);
+        if (afterAnswer) {
+            assertTrue(killsBeforeDerived > 0, "some kill left answered payloads not derived: " + story);
+        }
 
         // The rest of the log, then a clean stop.
         int port = freePort();
@@ -166,9 +217,10 @@ class ObserverCrashTest {
         }
         server.destroy();
         assertTrue(server.waitFor(60, TimeUnit.SECONDS), "the server stops on SIGTERM");
-        System.out.printf("observer crash test (%s): %d kills, %d right after a block's 200, %d in the middle of"
-                + " a request; acknowledged at each kill: %s%n", cleanDatabase, story.size(), killsRightAfterA200,
-                killsMidRequest, story);
+        System.out.printf("observer crash test (%s%s): %d kills, %d right after a block's 200, %d in the middle of"
+                + " a request, %d leaving answered payloads not derived; acknowledged at each kill: %s%n", cleanDatabase,
+                afterAnswer ? ", after-answer" : "", story.size(), killsRightAfterA200, killsMidRequest,
+                killsBeforeDerived, story);
 
         Map<String, List<String>> crashed;
         try (Connection c = target.connect()) {
@@ -203,7 +255,11 @@ class ObserverCrashTest {
     private static Map<String, List<String>> dump(Connection c) throws SQLException {
         Map<String, List<String>> tables = new HashMap<>(TableDump.of(c, Set.of("node_events.id",
                 "node_events.received_at", "mempool_txs.receipt_time", "mempool_principals.receipt_time",
-                "chain_state.mempool_version", "txs.block_time"), Map.of()));
+                "chain_state.mempool_version", "txs.block_time"),
+                // A principal whose pending transactions all left the mempool keeps a counter row at 0
+                // when they were written one by one, and never gets one when they came and went
+                // within one transaction (after-answer derivation): both read as 0 pending.
+                Map.of("mempool_principal_stats", "pending_count <> 0")));
         List<String> anchoredTimes = new ArrayList<>();
         try (Statement st = c.createStatement();
              ResultSet rs = st.executeQuery(
@@ -217,8 +273,29 @@ class ObserverCrashTest {
         return tables;
     }
 
-    /** Every payload answered 200 is stored, and every acknowledged block is among the blocks. */
-    private static void assertAcknowledgedPresent(Target target, int acknowledged, String when) throws SQLException {
+    /** Whether the stored payloads include some answered and not derived (derive_cursor, V202). */
+    private static boolean answeredNotDerived(Target target) throws SQLException {
+        try (Connection c = target.connect(); Statement st = c.createStatement();
+             ResultSet rs = st.executeQuery("SELECT name, payload_id FROM derive_cursor")) {
+            Map<String, Long> cursors = new HashMap<>();
+            while (rs.next()) {
+                cursors.put(rs.getString(1), rs.getLong(2));
+            }
+            return cursors.get("derived") < cursors.get("accepted");
+        } catch (SQLException e) {
+            if ("42".equals(String.valueOf(e.getSQLState()).substring(0, 2))) {
+                return false; // killed before the migrations created the table
+            }
+            throw e;
+        }
+    }
+
+    /**
+     * Every payload answered 200 is stored, and (unless {@code storedOnly}) every acknowledged block
+     * is among the blocks.
+     */
+    private static void assertAcknowledgedPresent(Target target, int acknowledged, boolean storedOnly, String when)
+            throws SQLException {
         Set<String> hashes = new HashSet<>();
         Set<String> blocks = new HashSet<>();
         try (Connection c = target.connect(); Statement st = c.createStatement()) {
@@ -243,7 +320,7 @@ class ObserverCrashTest {
             Payload payload = log.get(i);
             if (!hashes.contains(RawPayload.received(payload.path(), payload.body(), 0).payloadHash())) {
                 lost.add(i);
-            } else if (payload.path().equals("/new_block")) {
+            } else if (!storedOnly && payload.path().equals("/new_block")) {
                 var block = readJson(payload.body());
                 // Block 0 is never a row of its own (GenesisBlock writes it as part of block 1).
                 if (block.get("block_height").asLong() > 0 && !blocks.contains(block.get("index_block_hash").asText())) {
