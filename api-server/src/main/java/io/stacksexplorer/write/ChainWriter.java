@@ -338,6 +338,17 @@ public class ChainWriter {
     public Long accept(RawPayload raw, boolean forceToDisk) {
         Long id = plainTransaction(false, c -> {
             String hash = raw.payloadHash();
+            if (isPostgres(c)) {
+                try (var accept = c.prepareStatement(WriteSql.ACCEPT_PAYLOAD_POSTGRESQL.sql())) {
+                    accept.setLong(1, raw.receivedAt());
+                    accept.setString(2, raw.path());
+                    accept.setString(3, hash);
+                    accept.setString(4, raw.body());
+                    try (var rs = accept.executeQuery()) {
+                        return rs.next() ? rs.getLong(1) : null;
+                    }
+                }
+            }
             try (var insert = c.prepareStatement(WriteSql.INSERT_NODE_EVENT_IF_NEW.sql())) {
                 insert.setLong(1, raw.receivedAt());
                 insert.setString(2, raw.path());
@@ -366,7 +377,7 @@ public class ChainWriter {
         });
         if (forceToDisk) {
             plainTransaction(false, c -> {
-                if (!"PostgreSQL".equals(c.getMetaData().getDatabaseProductName())) {
+                if (!isPostgres(c)) {
                     try (var checkpoint = c.createStatement()) {
                         checkpoint.execute(WriteSql.H2_CHECKPOINT_SYNC.sql());
                     }
@@ -435,6 +446,10 @@ public class ChainWriter {
             sql.flushPayloads();
             return sql.query(WriteSql.NODE_EVENTS_BETWEEN, ChainWriter::storedPayload, afterId, throughId);
         });
+    }
+
+    private static boolean isPostgres(Connection c) throws SQLException {
+        return "PostgreSQL".equals(c.getMetaData().getDatabaseProductName());
     }
 
     @FunctionalInterface
