@@ -34,6 +34,8 @@ final class AfterAnswerDerivation {
 
     /** Payloads per derivation transaction, at most (a replay's batch size is of the same order). */
     static final int MAX_PER_TRANSACTION = 256;
+    /** How long a batch waits for more payloads after its first (-Dstacks.derive.lingerMillis, for measuring). */
+    static final long LINGER_MILLIS = Long.getLong("stacks.derive.lingerMillis", 20);
     private static final long KIB = 1024;
 
     private final EventIngestor ingestor;
@@ -99,7 +101,9 @@ final class AfterAnswerDerivation {
                 continue;
             }
             batch.add(first);
-            waiting.drainTo(batch, MAX_PER_TRANSACTION - 1);
+            if (!gather(batch)) {
+                return;
+            }
             if (!deriveRetrying(batch)) {
                 return;
             }
@@ -111,6 +115,36 @@ final class AfterAnswerDerivation {
             notDerived.addAndGet(-batch.size());
             batch.clear();
         }
+    }
+
+    /**
+     * Takes what waits after the batch's first payload, then keeps taking what arrives for up to
+     * {@link #LINGER_MILLIS} (or until the batch is full): a transaction's fixed costs (its
+     * statements per table, the counters, the commit) are shared by more payloads, at the price of
+     * reads seeing them that much later. False when interrupted.
+     */
+    private boolean gather(List<EventIngestor.Delivery> batch) {
+        waiting.drainTo(batch, MAX_PER_TRANSACTION - batch.size());
+        long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(LINGER_MILLIS);
+        while (batch.size() < MAX_PER_TRANSACTION && !stopping) {
+            long left = until - System.nanoTime();
+            if (left <= 0) {
+                break;
+            }
+            EventIngestor.Delivery next;
+            try {
+                next = waiting.poll(left, TimeUnit.NANOSECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+            if (next == null) {
+                break;
+            }
+            batch.add(next);
+            waiting.drainTo(batch, MAX_PER_TRANSACTION - batch.size());
+        }
+        return true;
     }
 
     /**
