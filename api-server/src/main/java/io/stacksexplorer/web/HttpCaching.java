@@ -1,5 +1,7 @@
 package io.stacksexplorer.web;
 
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 import io.micronaut.core.order.Ordered;
 import io.micronaut.http.HttpHeaders;
 import io.micronaut.http.HttpMethod;
@@ -29,6 +31,18 @@ import java.io.IOException;
  * body (instead of tagging with the chain tip, as the peer does) keeps a tag valid across blocks
  * that do not change the answer.
  *
+ * <p>A successful answer's body and tag are kept by the model they render ({@link #rendered}), so that
+ * an answer served again (the first page of a busy address, polled by every client) is not
+ * serialized and hashed again: JSON writing and hashing were the largest costs of an address page
+ * left in the server. Only the generated models are kept (a Map answer is not: two equal maps may
+ * iterate in different orders), and their {@code equals} compares every property, each a string,
+ * number, boolean, enum, list or another generated model (RenderedBodiesTest), so two equal models
+ * serialize to the same bytes and an entry can never serve a stale body: a body that changed comes
+ * from a model that differs. The model is built per request as before; only its rendering is
+ * skipped. A kept model must not change afterwards, which holds: nothing touches a model once this
+ * filter has rendered it, and the parts models share across answers (a transaction's signed part,
+ * {@link SignedPart}) are never modified.
+ *
  * <p>Runs outermost of the API's filters, so that it also sees the answers other filters make (400
  * for a bad boolean, 503 while the database is away). Micronaut's CORS filter runs before routing,
  * outside all of these, and adds its headers to whatever comes out, 304s included.
@@ -38,8 +52,49 @@ class HttpCaching implements Ordered {
 
     static final String CACHE_CONTROL = "public, no-cache, must-revalidate";
 
+    /** The package of the models generated from the contract, the only answers kept rendered. */
+    static final String MODEL_PACKAGE = "io.stacksexplorer.server.model";
+
+    /**
+     * About 48 MB of heap for kept answers: a body's bytes plus its model, which holds about as much
+     * text again (as Latin-1 strings), hence twice the body's length.
+     */
+    private static final long MAX_RENDERED_WEIGHT = 48L << 20;
+
+    /**
+     * A rendered body, its tag, and its gzip coding once a client has asked for it (gzip output is
+     * the same for the same input and level, so computing it twice in a race is harmless).
+     */
+    static final class Rendered {
+        final byte[] json;
+        final String hash;
+        private volatile byte[] gzipped;
+
+        Rendered(byte[] json) {
+            this.json = json;
+            this.hash = BodyHash.hex(json);
+        }
+
+        byte[] gzipped(Compression compression) {
+            byte[] out = gzipped;
+            if (out == null) {
+                out = compression.gzip(json);
+                gzipped = out;
+            }
+            return out;
+        }
+    }
+
     private final JsonMapper json;
     private final Compression compression;
+    /**
+     * Successful answers' bodies by their model (see the class comment); per application context,
+     * bounded by weight and evicted by frequency and recency.
+     */
+    private final Cache<Object, Rendered> rendered = Caffeine.newBuilder()
+            .maximumWeight(MAX_RENDERED_WEIGHT)
+            .weigher((Object model, Rendered r) -> 2 * r.json.length)
+            .build();
 
     HttpCaching(JsonMapper json, Compression compression) {
         this.json = json;
@@ -68,25 +123,48 @@ class HttpCaching implements Ordered {
                 || model instanceof org.reactivestreams.Publisher<?>) {
             return response;
         }
-        byte[] body = json.writeValueAsBytes(model);
-        boolean gzip = compression.gzips(request, body.length);
-        if (response.code() == HttpStatus.OK.getCode()) {
-            String etag = "\"" + BodyHash.hex(body) + (gzip ? "-" + Compression.GZIP : "") + "\"";
-            response.header(HttpHeaders.ETAG, etag).header(HttpHeaders.CACHE_CONTROL, CACHE_CONTROL);
-            if (matches(request.getHeaders().get(HttpHeaders.IF_NONE_MATCH), etag)) {
-                response.getHeaders().remove(HttpHeaders.CONTENT_TYPE);
-                return response.status(HttpStatus.NOT_MODIFIED).body(null);
+        if (response.code() != HttpStatus.OK.getCode()) {
+            byte[] body = json.writeValueAsBytes(model);
+            if (compression.gzips(request, body.length)) {
+                body = compression.gzip(body);
+                response.header(HttpHeaders.CONTENT_ENCODING, Compression.GZIP);
             }
-            response.contentType(MediaType.APPLICATION_JSON_TYPE);
+            return send(method, response, body);
         }
+        Rendered r = render(model);
+        boolean gzip = compression.gzips(request, r.json.length);
+        String etag = "\"" + r.hash + (gzip ? "-" + Compression.GZIP : "") + "\"";
+        response.header(HttpHeaders.ETAG, etag).header(HttpHeaders.CACHE_CONTROL, CACHE_CONTROL);
+        if (matches(request.getHeaders().get(HttpHeaders.IF_NONE_MATCH), etag)) {
+            response.getHeaders().remove(HttpHeaders.CONTENT_TYPE);
+            return response.status(HttpStatus.NOT_MODIFIED).body(null);
+        }
+        response.contentType(MediaType.APPLICATION_JSON_TYPE);
         if (gzip) {
-            body = compression.gzip(body);
             response.header(HttpHeaders.CONTENT_ENCODING, Compression.GZIP);
         }
+        return send(method, response, gzip ? r.gzipped(compression) : r.json);
+    }
+
+    /** The body for GET; its length for GET and HEAD alike. */
+    private static MutableHttpResponse<?> send(HttpMethod method, MutableHttpResponse<?> response, byte[] body) {
         if (method == HttpMethod.GET) {
             response.body(body);
         }
         return response.contentLength(body.length);
+    }
+
+    /** A successful answer's body: kept when its model is a generated one, else rendered now. */
+    private Rendered render(Object model) throws IOException {
+        if (!MODEL_PACKAGE.equals(model.getClass().getPackageName())) {
+            return new Rendered(json.writeValueAsBytes(model));
+        }
+        Rendered r = rendered.getIfPresent(model);
+        if (r == null) {
+            r = new Rendered(json.writeValueAsBytes(model));
+            rendered.put(model, r);
+        }
+        return r;
     }
 
     /** RFC 9110: a list of tags or {@code *}; weak comparison, as for GET. */
