@@ -93,39 +93,34 @@ class ObserverCrashTest {
     @Test
     void killedOnPostgresDerivingAfterTheAnswerEveryAcknowledgedPayloadIsDerivedAtTheRestart(@TempDir Path dir)
             throws Exception {
-        Assumptions.assumeTrue(TestDatabase.postgresEnabled(), "PostgreSQL tests off");
-        String schema = "crash" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
-        Map<String, String> env = new HashMap<>(TestDatabase.postgresEnvironment(schema));
-        env.put("STACKS_OBSERVER_DERIVE", "after-answer");
-        String url = "jdbc:postgresql://" + env.get("PG_HOST") + ":" + env.get("PG_PORT") + "/"
-                + env.get("PG_DATABASE") + "?currentSchema=" + schema;
-        Target target = new Target(env, url, env.get("PG_USER"), env.getOrDefault("PG_PASSWORD", ""), schema);
-        try {
-            run(target, TestDatabase.POSTGRES, AFTER_ANSWER_KILLS, true, dir.resolve("server.log"));
-        } finally {
-            target.dropSchema();
-        }
+        onPostgres(Map.of("STACKS_OBSERVER_DERIVE", "after-answer"), AFTER_ANSWER_KILLS, true, dir);
     }
 
     @Test
     void killedOnPostgresEveryAcknowledgedPayloadSurvivesAndTheEndEqualsACleanIngest(@TempDir Path dir) throws Exception {
+        onPostgres(Map.of(), POSTGRES_KILLS, false, dir);
+    }
+
+    /** {@link #run} on a PostgreSQL schema of its own, with {@code extraEnv} for the server; the schema is dropped after. */
+    private static void onPostgres(Map<String, String> extraEnv, int kills, boolean afterAnswer, Path dir) throws Exception {
         Assumptions.assumeTrue(TestDatabase.postgresEnabled(), "PostgreSQL tests off");
         String schema = "crash" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
-        Map<String, String> env = TestDatabase.postgresEnvironment(schema);
+        Map<String, String> env = new HashMap<>(TestDatabase.postgresEnvironment(schema));
+        env.putAll(extraEnv);
         String url = "jdbc:postgresql://" + env.get("PG_HOST") + ":" + env.get("PG_PORT") + "/"
                 + env.get("PG_DATABASE") + "?currentSchema=" + schema;
         Target target = new Target(env, url, env.get("PG_USER"), env.getOrDefault("PG_PASSWORD", ""), schema);
         try {
-            run(target, TestDatabase.POSTGRES, POSTGRES_KILLS, false, dir.resolve("server.log"));
+            run(target, TestDatabase.POSTGRES, kills, afterAnswer, dir.resolve("server.log"));
         } finally {
             target.dropSchema();
         }
     }
 
     /**
-     * @param afterAnswer the server derives after answering: right after a kill only the payloads
-     *                    answered are checked (their derivation may be cut off), and what they derive
-     *                    once the restarted server listens again
+     * @param afterAnswer the server derives after answering: right after a kill the payloads answered
+     *                    are checked as stored (their derivation may be cut off), and as derived after
+     *                    the next kill (the restart derives them before it listens)
      */
     private static void run(Target target, TestDatabase cleanDatabase, int kills, boolean afterAnswer, Path serverLog)
             throws Exception {
