@@ -119,8 +119,14 @@ public final class Application implements Callable<Integer> {
         }
         props.put("stacks.event-observer.host", env.getOrDefault("STACKS_CORE_EVENT_HOST", "127.0.0.1"));
         props.put("stacks.event-observer.port", Integer.parseInt(env.getOrDefault("STACKS_CORE_EVENT_PORT", "3700")));
-        props.put("stacks.event-observer.derive-after-answer",
-                EventObserverSettings.deriveAfterAnswer(env.get("STACKS_OBSERVER_DERIVE")));
+        boolean deriveAfterAnswer = EventObserverSettings.deriveAfterAnswer(env.get("STACKS_OBSERVER_DERIVE"));
+        if (deriveAfterAnswer && !StorageSettings.usesPostgres(env)) {
+            // ObserverCrashTest once ended with one principal_txs row written twice on H2 in this mode
+            // (CI, 2026-11-25); until that is understood, the mode is PostgreSQL's only (issue 21).
+            throw new IllegalArgumentException("STACKS_OBSERVER_DERIVE=after-answer needs PostgreSQL (PG_HOST);"
+                    + " the embedded H2 database derives before the answer");
+        }
+        props.put("stacks.event-observer.derive-after-answer", deriveAfterAnswer);
         props.putAll(RunModeSettings.modeProperties(env));
         props.putAll(RunModeSettings.metricsProperties(env));
         props.putAll(CorsSettings.properties(env));

@@ -39,8 +39,11 @@ class ApplicationPropertiesTest {
         assertEquals(false, Application.startupProperties(Map.of()).get("stacks.event-observer.derive-after-answer"));
         assertEquals(false, Application.startupProperties(Map.of("STACKS_OBSERVER_DERIVE", "before-answer"))
                 .get("stacks.event-observer.derive-after-answer"));
-        assertEquals(true, Application.startupProperties(Map.of("STACKS_OBSERVER_DERIVE", "After-Answer"))
-                .get("stacks.event-observer.derive-after-answer"));
+        assertEquals(true, Application.startupProperties(Map.of("STACKS_OBSERVER_DERIVE", "After-Answer",
+                "PG_HOST", "localhost")).get("stacks.event-observer.derive-after-answer"));
+        IllegalArgumentException onH2 = assertThrows(IllegalArgumentException.class,
+                () -> Application.startupProperties(Map.of("STACKS_OBSERVER_DERIVE", "after-answer")));
+        assertTrue(onH2.getMessage().contains("needs PostgreSQL"), onH2.getMessage());
         IllegalArgumentException wrong = assertThrows(IllegalArgumentException.class,
                 () -> Application.startupProperties(Map.of("STACKS_OBSERVER_DERIVE", "later")));
         assertTrue(wrong.getMessage().contains("before-answer or after-answer"), wrong.getMessage());

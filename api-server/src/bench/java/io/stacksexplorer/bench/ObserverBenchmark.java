@@ -99,7 +99,9 @@ class ObserverBenchmark {
         for (Map.Entry<String, Path> build : builds.entrySet()) {
             for (String database : DATABASES) {
                 for (String derive : DERIVE) {
-                    if (derive.equals("after-answer") && !build.getKey().equals("this build")) {
+                    // After-answer: this build's setting, PostgreSQL only.
+                    if (derive.equals("after-answer") && (!build.getKey().equals("this build")
+                            || !database.equals("postgres"))) {
                         continue;
                     }
                     for (NodeFeeder.Connections connections : NodeFeeder.Connections.values()) {

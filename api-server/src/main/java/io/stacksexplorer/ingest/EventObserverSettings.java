@@ -28,7 +28,7 @@ public class EventObserverSettings {
      */
     private boolean fsyncEachPayload;
     /**
-     * {@code STACKS_OBSERVER_DERIVE=after-answer}: a delivery is answered 200 once its payload is
+     * {@code STACKS_OBSERVER_DERIVE=after-answer} (PostgreSQL only): a delivery is answered 200 once its payload is
      * stored and committed, and what it derives is written by a second thread right after, many
      * payloads per transaction (see {@link AfterAnswerDerivation}); reads see it a moment later.
      * {@code before-answer} (the default): the payload and everything derived from it are one commit,

@@ -78,18 +78,11 @@ class ObserverCrashTest {
     }
 
     /**
-     * {@code STACKS_OBSERVER_DERIVE=after-answer}: a kill right after a 200 usually leaves payloads
-     * stored and not derived; the restart must derive them before it listens again.
+     * {@code STACKS_OBSERVER_DERIVE=after-answer} (PostgreSQL only): a kill right after a 200 usually
+     * leaves payloads stored and not derived; the restart must derive them before it listens again.
+     * On H2 this once ended with one principal_txs row written twice (CI, 2026-11-25), so the mode
+     * is refused there until that is understood (issue 21).
      */
-    @Test
-    void killedOnH2DerivingAfterTheAnswerEveryAcknowledgedPayloadIsDerivedAtTheRestart(@TempDir Path dir) throws Exception {
-        Map<String, String> env = new HashMap<>();
-        env.put("H2_FILE", dir.resolve("crashed").toString());
-        env.put("STACKS_OBSERVER_DERIVE", "after-answer");
-        String url = StorageSettings.properties(env).get("datasources.default.url").toString();
-        run(new Target(env, url, "sa", "", null), TestDatabase.H2, AFTER_ANSWER_KILLS, true, dir.resolve("server.log"));
-    }
-
     @Test
     void killedOnPostgresDerivingAfterTheAnswerEveryAcknowledgedPayloadIsDerivedAtTheRestart(@TempDir Path dir)
             throws Exception {
