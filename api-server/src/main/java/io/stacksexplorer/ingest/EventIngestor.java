@@ -84,10 +84,7 @@ public class EventIngestor {
         // Every stored payload is derived now, those accepted and not yet derived included.
         ChainWriter.Backlog backlog = writer.backlog();
         if (!backlog.isEmpty()) {
-            writer.inOneTransaction(() -> {
-                writer.derivedThrough(backlog.accepted());
-                return null;
-            });
+            writer.derivedThrough(backlog.accepted());
         }
     }
 
@@ -165,10 +162,7 @@ public class EventIngestor {
         }
         if (last > backlog.derived()) {
             // Skipped (unparseable) payloads at the end still count as done.
-            writer.inOneTransaction(() -> {
-                writer.derivedThrough(backlog.accepted());
-                return null;
-            });
+            writer.derivedThrough(backlog.accepted());
         }
         return derived;
     }

@@ -4,6 +4,7 @@ import io.micronaut.transaction.TransactionOperations;
 import jakarta.inject.Singleton;
 
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -297,9 +298,12 @@ public class ChainWriter {
      * (fsync and synchronous_commit on by default).
      */
     public void forceToDisk() {
-        inTransaction(sql -> {
-            if (!sql.isPostgres()) {
-                sql.update(WriteSql.H2_CHECKPOINT_SYNC);
+        // Plain JDBC: it may run on the observer thread beside the deriving thread (see accept).
+        plainTransaction(false, c -> {
+            if (!isPostgres(c)) {
+                try (var checkpoint = bound(c, WriteSql.H2_CHECKPOINT_SYNC)) {
+                    checkpoint.execute();
+                }
             }
             return null;
         });
@@ -339,58 +343,36 @@ public class ChainWriter {
         Long id = plainTransaction(false, c -> {
             String hash = raw.payloadHash();
             if (isPostgres(c)) {
-                try (var accept = c.prepareStatement(WriteSql.ACCEPT_PAYLOAD_POSTGRESQL.sql())) {
-                    accept.setLong(1, raw.receivedAt());
-                    accept.setString(2, raw.path());
-                    accept.setString(3, hash);
-                    accept.setString(4, raw.body());
-                    try (var rs = accept.executeQuery()) {
-                        return rs.next() ? rs.getLong(1) : null;
-                    }
+                try (var accept = bound(c, WriteSql.ACCEPT_PAYLOAD_POSTGRESQL, raw.receivedAt(), raw.path(), hash,
+                        raw.body()); var rs = accept.executeQuery()) {
+                    return rs.next() ? rs.getLong(1) : null;
                 }
             }
-            try (var insert = c.prepareStatement(WriteSql.INSERT_NODE_EVENT_IF_NEW.sql())) {
-                insert.setLong(1, raw.receivedAt());
-                insert.setString(2, raw.path());
-                insert.setString(3, hash);
-                insert.setString(4, raw.body());
-                insert.setString(5, hash);
+            try (var insert = bound(c, WriteSql.INSERT_NODE_EVENT_IF_NEW, raw.receivedAt(), raw.path(), hash,
+                    raw.body(), hash)) {
                 if (insert.executeUpdate() == 0) {
                     return null;
                 }
             }
             long stored;
-            try (var select = c.prepareStatement(WriteSql.NODE_EVENT_ID.sql())) {
-                select.setString(1, hash);
-                try (var rs = select.executeQuery()) {
-                    rs.next();
-                    stored = rs.getLong(1);
-                }
+            try (var select = bound(c, WriteSql.NODE_EVENT_ID, hash); var rs = select.executeQuery()) {
+                rs.next();
+                stored = rs.getLong(1);
             }
-            try (var update = c.prepareStatement(WriteSql.ADVANCE_DERIVE_CURSOR.sql())) {
-                update.setLong(1, stored);
-                update.setString(2, "accepted");
-                update.setLong(3, stored);
+            try (var update = bound(c, WriteSql.ADVANCE_DERIVE_CURSOR, stored, "accepted", stored)) {
                 update.executeUpdate();
             }
             return stored;
         });
         if (forceToDisk) {
-            plainTransaction(false, c -> {
-                if (!isPostgres(c)) {
-                    try (var checkpoint = c.createStatement()) {
-                        checkpoint.execute(WriteSql.H2_CHECKPOINT_SYNC.sql());
-                    }
-                }
-                return null;
-            });
+            forceToDisk();
         }
         return id;
     }
 
     /**
-     * In the open transaction ({@link #inOneTransaction}): the payloads accepted up to
-     * {@code payloadId} are derived once it commits.
+     * The payloads accepted up to {@code payloadId} are derived once the open transaction
+     * ({@link #inOneTransaction}) commits, or, called outside one, in a transaction of its own.
      */
     public void derivedThrough(long payloadId) {
         inTransaction(sql -> {
@@ -427,7 +409,7 @@ public class ChainWriter {
         return plainTransaction(true, c -> {
             long derived = 0;
             long accepted = 0;
-            try (var select = c.prepareStatement(WriteSql.DERIVE_CURSORS.sql()); var rs = select.executeQuery()) {
+            try (var select = bound(c, WriteSql.DERIVE_CURSORS); var rs = select.executeQuery()) {
                 while (rs.next()) {
                     if ("derived".equals(rs.getString(1))) {
                         derived = rs.getLong(2);
@@ -450,6 +432,19 @@ public class ChainWriter {
 
     private static boolean isPostgres(Connection c) throws SQLException {
         return "PostgreSQL".equals(c.getMetaData().getDatabaseProductName());
+    }
+
+    /** {@code statement} prepared on {@code c}, its parameters bound as the write path binds them. */
+    private static PreparedStatement bound(Connection c, WriteStatement statement, Object... params)
+            throws SQLException {
+        PreparedStatement ps = c.prepareStatement(statement.sql());
+        try {
+            Statements.bind(ps, params);
+            return ps;
+        } catch (SQLException e) {
+            ps.close();
+            throw e;
+        }
     }
 
     @FunctionalInterface

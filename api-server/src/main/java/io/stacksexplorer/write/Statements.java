@@ -755,7 +755,8 @@ final class Statements implements AutoCloseable {
         return ps;
     }
 
-    private static void bind(PreparedStatement ps, Object[] params) throws SQLException {
+    /** Binds {@code params} in order, as every write-path statement is bound (ChainWriter's plain JDBC too). */
+    static void bind(PreparedStatement ps, Object[] params) throws SQLException {
         for (int i = 0; i < params.length; i++) {
             bind(ps, i + 1, params[i], false);
         }
