@@ -1,7 +1,10 @@
 package io.stacksexplorer.write;
 
+import io.micronaut.data.connection.jdbc.advice.DelegatingDataSource;
 import io.micronaut.transaction.TransactionOperations;
 import jakarta.inject.Singleton;
+
+import javax.sql.DataSource;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -26,6 +29,10 @@ import java.util.function.Supplier;
 public class ChainWriter {
 
     private final TransactionOperations<Connection> transactions;
+    /** The pool itself, for {@link #accept}'s one statement in autocommit mode, outside any transaction. */
+    private final DataSource pool;
+    /** Whether {@link #pool} is PostgreSQL, once a connection has told (see {@link #onPostgres}). */
+    private volatile Boolean postgres;
     private final BlockWrites blocks;
     private final Microblocks microblocks;
     private final MempoolWrites mempool;
@@ -40,8 +47,9 @@ public class ChainWriter {
     /** The statements of the transaction {@link #inOneTransaction} holds open on this thread, if any. */
     private final ThreadLocal<Statements> open = new ThreadLocal<>();
 
-    public ChainWriter(TransactionOperations<Connection> transactions, TxDecoder decoder) {
+    public ChainWriter(TransactionOperations<Connection> transactions, DataSource dataSource, TxDecoder decoder) {
         this.transactions = transactions;
+        this.pool = DelegatingDataSource.unwrapDataSource(dataSource);
         ChainRows rows = new ChainRows(decoder);
         this.mempool = new MempoolWrites(decoder);
         this.blocks = new BlockWrites(rows, mempool);
@@ -340,14 +348,8 @@ public class ChainWriter {
      * @return the stored payload's id, or null when the same payload was stored before (nothing to derive)
      */
     public Long accept(RawPayload raw, boolean forceToDisk) {
-        Long id = plainTransaction(false, c -> {
+        Long id = onPostgres() ? acceptInOneStatement(raw) : plainTransaction(false, c -> {
             String hash = raw.payloadHash();
-            if (isPostgres(c)) {
-                try (var accept = bound(c, WriteSql.ACCEPT_PAYLOAD_POSTGRESQL, raw.receivedAt(), raw.path(), hash,
-                        raw.body()); var rs = accept.executeQuery()) {
-                    return rs.next() ? rs.getLong(1) : null;
-                }
-            }
             try (var insert = bound(c, WriteSql.INSERT_NODE_EVENT_IF_NEW, raw.receivedAt(), raw.path(), hash,
                     raw.body(), hash)) {
                 if (insert.executeUpdate() == 0) {
@@ -368,6 +370,42 @@ public class ChainWriter {
             forceToDisk();
         }
         return id;
+    }
+
+    /**
+     * PostgreSQL: the payload row and the 'accepted' cursor are one statement, run on a pooled
+     * connection in autocommit mode, so it commits (and, with synchronous_commit on, reaches the
+     * WAL on the disk) with its own Sync message: one round trip to the server, where a transaction
+     * takes two (the statement, then COMMIT) plus the transaction manager's bookkeeping around them.
+     *
+     * @return the stored id, or null for a payload stored before
+     */
+    private Long acceptInOneStatement(RawPayload raw) {
+        try (Connection c = pool.getConnection()) {
+            if (!c.getAutoCommit()) {
+                c.setAutoCommit(true);
+            }
+            try (var accept = bound(c, WriteSql.ACCEPT_PAYLOAD_POSTGRESQL, raw.receivedAt(), raw.path(),
+                    raw.payloadHash(), raw.body()); var rs = accept.executeQuery()) {
+                return rs.next() ? rs.getLong(1) : null;
+            }
+        } catch (SQLException e) {
+            throw new StorageException("write failed: " + e.getMessage(), e);
+        }
+    }
+
+    /** Whether the pool's database is PostgreSQL; asked once (the first connection that answers). */
+    private boolean onPostgres() {
+        Boolean known = postgres;
+        if (known == null) {
+            try (Connection c = pool.getConnection()) {
+                known = isPostgres(c);
+            } catch (SQLException e) {
+                throw new StorageException("write failed: " + e.getMessage(), e);
+            }
+            postgres = known;
+        }
+        return known;
     }
 
     /**
