@@ -33,7 +33,8 @@ import java.util.concurrent.TimeUnit;
  * ({@code STACKS_API_MODE=writeonly}, {@code -Xmx512m}) per run, on a fresh database: H2 file
  * (commit written at once), H2 file with {@code H2_FSYNC=true}, PostgreSQL (its settings printed;
  * the CI machine's server runs with fsync and synchronous_commit on). Timed from the first POST to
- * the last answer (start-up excluded). With {@code -Dbench.baseline=COMMIT} the same runs are made
+ * the last answer (start-up excluded); a second table says where the CPU went during each feed (the
+ * server's JIT compilers, observer, deriving and I/O threads, PostgreSQL, the feeder; {@link ProcessCpu}). With {@code -Dbench.baseline=COMMIT} the same runs are made
  * with that commit's build first (exported with git archive and packaged, as ThroughputBenchmark).
  *
  * <pre>
@@ -68,8 +69,12 @@ class ObserverBenchmark {
      *                       (the figure the rates use); before-answer: the same as the answers' seconds
      */
     private record Row(String build, String database, String derive, NodeFeeder.Connections connections,
-                       NodeFeeder.Result result, double derivedSeconds) {
+                       NodeFeeder.Result result, double derivedSeconds, Map<String, Double> cpu) {
     }
+
+    /** The CPU table's columns: the server's thread groups (ProcessCpu), then the other processes. */
+    private static final List<String> CPU_COLUMNS = List.of("JIT compilers", "observer thread", "deriving thread",
+            "listener I/O thread", "garbage collector", "other threads", "PostgreSQL processes", "feeder JVM");
 
     @Test
     void observerThroughput() throws Exception {
@@ -161,6 +166,11 @@ class ObserverBenchmark {
             if (!NodeFeeder.waitUntilAnswering("127.0.0.1", port, server, TimeUnit.MINUTES.toMillis(3))) {
                 throw new IllegalStateException("server did not come up: " + serverLog);
             }
+            // Where the feed's CPU went: the server's threads, PostgreSQL (every 'postgres' process on
+            // this machine), and this JVM, which feeds.
+            Map<String, Double> serverBefore = ProcessCpu.threadsOf(server.pid());
+            double postgresBefore = ProcessCpu.processesNamed("postgres");
+            double feederBefore = ProcessCpu.process(ProcessHandle.current().pid());
             long started = System.nanoTime();
             NodeFeeder.Result answered = NodeFeeder.deliverAll("127.0.0.1", port, connections, payloads);
             double derived = answered.seconds();
@@ -168,7 +178,12 @@ class ObserverBenchmark {
                 awaitDerived(metricsPort);
                 derived = (System.nanoTime() - started) / 1e9;
             }
-            return new Row(build.getKey(), database, derive, connections, answered, derived);
+            Map<String, Double> cpu = ProcessCpu.minus(ProcessCpu.threadsOf(server.pid()), serverBefore);
+            if (database.equals("postgres")) {
+                cpu.put("PostgreSQL processes", ProcessCpu.processesNamed("postgres") - postgresBefore);
+            }
+            cpu.put("feeder JVM", ProcessCpu.process(ProcessHandle.current().pid()) - feederBefore);
+            return new Row(build.getKey(), database, derive, connections, answered, derived, cpu);
         } finally {
             server.destroy();
             if (!server.waitFor(60, TimeUnit.SECONDS)) {
@@ -212,6 +227,19 @@ class ObserverBenchmark {
                     row.connections() == NodeFeeder.Connections.KEEP_ALIVE ? "kept alive" : "new per payload",
                     r.seconds(), seconds, transactions / seconds, blocks / seconds, payloads / seconds,
                     r.p50Millis(), r.p99Millis(), r.blockP50Millis(), r.blockP99Millis()));
+        }
+        out.append(String.format("%nCPU seconds from the first POST to the last answer (after-answer: to the last"
+                + " derivation), and per payload (/proc, user + system):%n%n"));
+        out.append("| build | database | derived | connection | " + String.join(" | ", CPU_COLUMNS) + " |\n|---|---|---|---|"
+                + "---|".repeat(CPU_COLUMNS.size()) + "\n");
+        for (Row row : rows) {
+            out.append(String.format("| %s | %s | %s | %s |", row.build(), row.database(), row.derive(),
+                    row.connections() == NodeFeeder.Connections.KEEP_ALIVE ? "kept alive" : "new per payload"));
+            for (String column : CPU_COLUMNS) {
+                Double seconds = row.cpu().get(column);
+                out.append(seconds == null ? " |" : String.format(" %.1f (%.2f ms) |", seconds, 1000 * seconds / payloads));
+            }
+            out.append('\n');
         }
         return out.toString();
     }
