@@ -65,7 +65,10 @@ import java.util.regex.Pattern;
  * (keep the replayed databases and reuse them in the next run, default false), {@code bench.seconds}
  * (default 8), {@code bench.connections} (16), {@code bench.threads} (2), {@code bench.jvmArgs} (default
  * {@code -Xms1g -Xmx1g}), {@code bench.routes} (route names to run, separated by {@code ;} since names
- * contain commas; default all), {@code bench.rounds} (alternating runs per route and build, default 2).
+ * contain commas; default all), {@code bench.rounds} (alternating runs per route and build, default 2),
+ * {@code bench.warmUp} (seconds of load per route and build before the rate is checked, default 5),
+ * {@code bench.warmStep} and {@code bench.warmUpMax} (then steps of 2 s until two in a row are within 10 %,
+ * 30 s at most).
  */
 @EnabledIfSystemProperty(named = "benchmarks", matches = "true")
 class ThroughputBenchmark {
@@ -75,6 +78,10 @@ class ThroughputBenchmark {
     private static final int SECONDS = Integer.getInteger("bench.seconds", 8);
     /** Seconds of load per route and build before measuring, so that both JITs have compiled the route. */
     private static final int WARM_UP = Integer.getInteger("bench.warmUp", 5);
+    /** Then steps of this many seconds until the rate is steady (see warmUntilSteady). */
+    private static final int WARM_STEP = Integer.getInteger("bench.warmStep", 2);
+    /** At most this many seconds of warm-up per route and build. */
+    private static final int WARM_UP_MAX = Integer.getInteger("bench.warmUpMax", 30);
     /** Seconds of load per route and build in the pass over all routes before any route is measured. */
     private static final int FIRST_PASS = Integer.getInteger("bench.firstPass", 3);
     private static final int CONNECTIONS = Integer.getInteger("bench.connections", 16);
@@ -173,9 +180,11 @@ class ThroughputBenchmark {
         }
         Map<String, Result[]> results = new LinkedHashMap<>();
         for (Map.Entry<String, String> route : routes.entrySet()) {
-            // Warm both JITs on this route, then alternate so that a busy moment hits both alike.
-            load(wrk, old, route.getValue(), WARM_UP);
-            load(wrk, current, route.getValue(), WARM_UP);
+            // Warm both JITs on this route until it serves at a steady rate, then alternate so that a
+            // busy moment hits both alike.
+            int oldWarm = warmUntilSteady(wrk, old, route.getValue());
+            int newWarm = warmUntilSteady(wrk, current, route.getValue());
+            System.out.printf("%s, %s: warmed %d s (old), %d s (new)%n", title, route.getKey(), oldWarm, newWarm);
             List<Result> oldRuns = new ArrayList<>();
             List<Result> newRuns = new ArrayList<>();
             for (int round = 0; round < ROUNDS; round++) {
@@ -506,6 +515,31 @@ class ThroughputBenchmark {
         } catch (IOException | InterruptedException e) {
             return false;
         }
+    }
+
+    /**
+     * Loads a route for {@link #WARM_UP} seconds, then in steps of {@link #WARM_STEP} seconds until two
+     * steps in a row serve within 10 % of each other's requests per second, or {@link #WARM_UP_MAX}
+     * seconds in all: on this 2-core machine a fresh server's route took about 15 s of load to reach
+     * its rate (2,273, 3,350, 9,254, then 13,000-14,600 req/s in 5-s rounds of block by hash), and a
+     * round measured before that showed a p99 of 200 ms and more that warm rounds never did.
+     *
+     * @return the seconds of load it took
+     */
+    private static int warmUntilSteady(boolean wrk, Server server, String path) throws Exception {
+        load(wrk, server, path, WARM_UP);
+        int seconds = WARM_UP;
+        double previous = load(wrk, server, path, WARM_STEP).rps();
+        seconds += WARM_STEP;
+        while (seconds < WARM_UP_MAX) {
+            double rps = load(wrk, server, path, WARM_STEP).rps();
+            seconds += WARM_STEP;
+            if (Math.abs(rps - previous) <= 0.10 * Math.max(rps, previous)) {
+                break;
+            }
+            previous = rps;
+        }
+        return seconds;
     }
 
     private static Result load(boolean wrk, Server server, String path, int seconds) throws Exception {
