@@ -66,7 +66,7 @@ import java.util.regex.Pattern;
  * (default 8), {@code bench.connections} (16), {@code bench.threads} (2), {@code bench.jvmArgs} (default
  * {@code -Xms1g -Xmx1g}), {@code bench.routes} (route names to run, separated by {@code ;} since names
  * contain commas; default all), {@code bench.rounds} (alternating runs per route and build, default 2),
- * {@code bench.warmUp} (seconds of load per route and build before the rate is checked, default 5),
+ * {@code bench.warmUp} (seconds of load per route and build before the rate is checked, default 15),
  * {@code bench.warmStep} and {@code bench.warmUpMax} (then steps of 2 s until two in a row are within 10 %,
  * 30 s at most).
  */
@@ -77,7 +77,7 @@ class ThroughputBenchmark {
     private static final String BASELINE = System.getProperty("bench.baseline", "055817d");
     private static final int SECONDS = Integer.getInteger("bench.seconds", 8);
     /** Seconds of load per route and build before measuring, so that both JITs have compiled the route. */
-    private static final int WARM_UP = Integer.getInteger("bench.warmUp", 5);
+    private static final int WARM_UP = Integer.getInteger("bench.warmUp", 15);
     /** Then steps of this many seconds until the rate is steady (see warmUntilSteady). */
     private static final int WARM_STEP = Integer.getInteger("bench.warmStep", 2);
     /** At most this many seconds of warm-up per route and build. */
