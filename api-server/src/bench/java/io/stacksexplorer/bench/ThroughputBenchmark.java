@@ -76,7 +76,7 @@ class ThroughputBenchmark {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String BASELINE = System.getProperty("bench.baseline", "055817d");
     private static final int SECONDS = Integer.getInteger("bench.seconds", 8);
-    /** Seconds of load per route and build before measuring, so that both JITs have compiled the route. */
+    /** Seconds of load per route and build before its rate is checked for steadiness (see warmUntilSteady). */
     private static final int WARM_UP = Integer.getInteger("bench.warmUp", 15);
     /** Then steps of this many seconds until the rate is steady (see warmUntilSteady). */
     private static final int WARM_STEP = Integer.getInteger("bench.warmStep", 2);

@@ -306,12 +306,13 @@ public class ChainWriter {
      * (fsync and synchronous_commit on by default).
      */
     public void forceToDisk() {
+        if (onPostgres()) {
+            return;
+        }
         // Plain JDBC: it may run on the observer thread beside the deriving thread (see accept).
         plainTransaction(false, c -> {
-            if (!isPostgres(c)) {
-                try (var checkpoint = bound(c, WriteSql.H2_CHECKPOINT_SYNC)) {
-                    checkpoint.execute();
-                }
+            try (var checkpoint = bound(c, WriteSql.H2_CHECKPOINT_SYNC)) {
+                checkpoint.execute();
             }
             return null;
         });
