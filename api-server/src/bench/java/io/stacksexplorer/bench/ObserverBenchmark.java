@@ -47,7 +47,8 @@ import java.util.concurrent.TimeUnit;
  * {@code bench.derive} (default {@code before-answer,after-answer}: {@code STACKS_OBSERVER_DERIVE};
  * after-answer runs are timed to the moment the last payload is derived, read from the server's
  * {@code stacks_ingest_payloads_not_derived} metric, not to the last answer; a baseline build older
- * than the setting runs before-answer only).
+ * than the setting runs before-answer only), {@code bench.jvmArgs} (the server JVM's options,
+ * space-separated; default {@code -Xmx512m}).
  */
 @EnabledIfSystemProperty(named = "benchmarks", matches = "true")
 class ObserverBenchmark {
@@ -63,6 +64,8 @@ class ObserverBenchmark {
 
     private static final List<String> DERIVE = List.of(System.getProperty("bench.derive",
             "before-answer,after-answer").split(","));
+    /** The server JVM's options (space-separated), to measure a JVM setting against the default. */
+    private static final List<String> JVM_ARGS = List.of(System.getProperty("bench.jvmArgs", "-Xmx512m").trim().split("\\s+"));
 
     /**
      * @param derivedSeconds after-answer: from the first POST until the last payload was derived
@@ -150,7 +153,10 @@ class ObserverBenchmark {
             throws Exception {
         int port = freePort();
         int metricsPort = freePort();
-        ProcessBuilder builder = new ProcessBuilder("java", "-Xmx512m", "-jar", build.getValue().toString());
+        List<String> command = new java.util.ArrayList<>(List.of("java"));
+        command.addAll(JVM_ARGS);
+        command.addAll(List.of("-jar", build.getValue().toString()));
+        ProcessBuilder builder = new ProcessBuilder(command);
         // Only the run's own database settings: an inherited PG_HOST would win over H2_FILE.
         builder.environment().keySet().removeIf(name -> name.startsWith("PG_") || name.startsWith("H2_"));
         builder.environment().putAll(env);

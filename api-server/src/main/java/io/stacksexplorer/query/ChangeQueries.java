@@ -61,8 +61,12 @@ public class ChangeQueries {
     private static final String BLOCK_ANY_FORK = "SELECT " + BlockRow.COLUMNS + " FROM blocks WHERE index_block_hash = ?";
     private static final String MINED_IN = "SELECT " + TxRow.COLUMNS + " FROM txs WHERE tx_id = ? AND index_block_hash = ?";
     private static final String MEMPOOL_ROW = "SELECT " + MempoolTxRow.COLUMNS + " FROM mempool_txs m WHERE m.tx_id = ?";
-    /** Whether an earlier change already announced the transaction's arrival in the mempool (change_log_tx_idx). */
-    private static final String ENTERED_BEFORE = "SELECT 1 FROM change_log WHERE tx_id = ? AND kind = 'mempool'"
+    /**
+     * Whether an earlier change already announced the transaction's arrival in the mempool: on
+     * PostgreSQL through the partial change_log_mempool_tx_idx (V203), which the literal
+     * {@code kind = 'mempool'} lets a generic plan use; on H2 through change_log_tx_idx (V200).
+     */
+    static final String ENTERED_BEFORE = "SELECT 1 FROM change_log WHERE tx_id = ? AND kind = 'mempool'"
             + " AND position < ? FETCH FIRST 1 ROWS ONLY";
     /** The per-principal rows of a transaction in one block, canonical or not by now. */
     private static final String PRINCIPALS_IN = "SELECT " + AddressTxRow.COLUMNS + " FROM principal_txs p"
