@@ -30,7 +30,7 @@ import java.util.concurrent.TimeUnit;
  * How fast a stacks-node fills the database through the event observer: a generated log POSTed
  * payload by payload, one request in flight, each answered (and so committed) before the next, on
  * one kept-alive connection and on a new connection per payload; a server process of its own
- * ({@code STACKS_API_MODE=writeonly}, {@code -Xmx512m}) per run, on a fresh database: H2 file
+ * ({@code STACKS_API_MODE=writeonly}, {@code -Xmx512m} unless {@code bench.jvmArgs} says otherwise) per run, on a fresh database: H2 file
  * (commit written at once), H2 file with {@code H2_FSYNC=true}, PostgreSQL (its settings printed;
  * the CI machine's server runs with fsync and synchronous_commit on). Timed from the first POST to
  * the last answer (start-up excluded); a second table says where the CPU went during each feed (the
@@ -153,7 +153,7 @@ class ObserverBenchmark {
             throws Exception {
         int port = freePort();
         int metricsPort = freePort();
-        List<String> command = new java.util.ArrayList<>(List.of("java"));
+        List<String> command = new ArrayList<>(List.of("java"));
         command.addAll(JVM_ARGS);
         command.addAll(List.of("-jar", build.getValue().toString()));
         ProcessBuilder builder = new ProcessBuilder(command);
@@ -220,8 +220,8 @@ class ObserverBenchmark {
     private static String table(List<Row> rows, long transactions, long blocks, int payloads, String postgresSettings) {
         StringBuilder out = new StringBuilder();
         out.append(String.format("%nObserver benchmark, %s: generated log, %,d transactions in %,d blocks, %,d payloads"
-                        + " (seed %d); %d cores; PostgreSQL %s%n%n", Instant.now(), transactions, blocks, payloads, SEED,
-                Runtime.getRuntime().availableProcessors(), postgresSettings));
+                        + " (seed %d); %d cores; server JVM %s; PostgreSQL %s%n%n", Instant.now(), transactions, blocks,
+                payloads, SEED, Runtime.getRuntime().availableProcessors(), String.join(" ", JVM_ARGS), postgresSettings));
         out.append("| build | database | derived | connection | seconds to last answer / last derived | tx/s | blocks/s"
                 + " | payloads/s | ms per payload p50 / p99 | /new_block ms p50 / p99 |\n"
                 + "|---|---|---|---|---|---|---|---|---|---|\n");
