@@ -1,8 +1,6 @@
 package io.stacksexplorer.web;
 
 import io.micronaut.http.annotation.Controller;
-import io.micronaut.scheduling.TaskExecutors;
-import io.micronaut.scheduling.annotation.ExecuteOn;
 import io.stacksexplorer.query.AddressQueries;
 import io.stacksexplorer.query.AddressTxRow;
 import io.stacksexplorer.query.MempoolTxRow;
@@ -14,7 +12,7 @@ import io.stacksexplorer.server.model.AddressTransactionPage;
 import io.stacksexplorer.server.model.AssetEventCounts;
 import io.stacksexplorer.server.model.MempoolTransactionPage;
 
-/** Address history runs on the blocking pool (pages of up to 50 rows); the mempool list on the event loop. */
+/** An address's history (pages of up to 50 rows) and its mempool list, on the event loop like every route (application.yml). */
 @Controller
 class AddressesController implements AddressesApi {
 
@@ -29,7 +27,6 @@ class AddressesController implements AddressesApi {
     }
 
     @Override
-    @ExecuteOn(TaskExecutors.BLOCKING)
     public AddressTransactionPage getAddressTransactions(String address, Integer limit, Integer offset,
                                                          String cursor) {
         String principal = params.principal(address, "address");

@@ -1,8 +1,6 @@
 package io.stacksexplorer.web;
 
 import io.micronaut.http.annotation.Controller;
-import io.micronaut.scheduling.TaskExecutors;
-import io.micronaut.scheduling.annotation.ExecuteOn;
 import io.stacksexplorer.query.ContractQueries;
 import io.stacksexplorer.query.Page;
 import io.stacksexplorer.query.EventRow;
@@ -47,9 +45,8 @@ class SmartContractsController implements SmartContractsApi {
         return answer;
     }
 
-    /** Pages of up to 50 events: on the blocking pool, off the event loop. */
+    /** A page of up to 50 events: one index range scan, on the event loop like every route (application.yml). */
     @Override
-    @ExecuteOn(TaskExecutors.BLOCKING)
     public ContractEventPage getContractEvents(String contractId, Integer limit, Integer offset, Boolean unanchored,
                                                String cursor) {
         String id = params.contractId(contractId, "contract_id");

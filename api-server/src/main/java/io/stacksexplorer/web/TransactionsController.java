@@ -1,8 +1,6 @@
 package io.stacksexplorer.web;
 
 import io.micronaut.http.annotation.Controller;
-import io.micronaut.scheduling.TaskExecutors;
-import io.micronaut.scheduling.annotation.ExecuteOn;
 import io.stacksexplorer.query.TransactionLookup;
 import io.stacksexplorer.query.TransactionQueries;
 import io.stacksexplorer.server.api.TransactionsApi;
@@ -12,9 +10,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** Lookups of up to 50 ids with their events: on the blocking pool, off the event loop. */
+/** Lookups of up to 50 ids with their events, in at most four statements; on the event loop like every route (application.yml). */
 @Controller
-@ExecuteOn(TaskExecutors.BLOCKING)
 class TransactionsController implements TransactionsApi {
 
     /** The spec's cap on ids per lookup, over repeated and comma-separated ids together. */
