@@ -95,15 +95,16 @@ public class EventIngestor {
      * payload, then stores it in a commit of its own ({@link ChainWriter#accept}). Not synchronized:
      * it runs while {@link #deriveAccepted} holds this ingestor on the deriving thread.
      *
-     * @param forceToDisk on H2, force the commit to the disk before returning ({@code H2_FSYNC})
+     * @param sync on H2, force the commit to the disk before returning ({@code H2_FSYNC}); it is
+     *             written to the file in any case
      * @return the stored delivery for {@link #deriveAccepted}, or null when the same payload was
      *         stored before (answered, nothing to derive)
      * @throws MalformedPayloadException when the payload cannot be understood (nothing stored)
      */
-    public Delivery accept(String path, String body, long receivedAt, boolean forceToDisk) {
+    public Delivery accept(String path, String body, long receivedAt, boolean sync) {
         Delivery prepared = prepare(path, body, receivedAt);
         RawPayload raw = prepared.raw();
-        Long id = writer.accept(raw, forceToDisk);
+        Long id = writer.accept(raw, sync);
         return id == null ? null : new Delivery(
                 new RawPayload(id, raw.path(), raw.body(), raw.receivedAt(), raw.payloadHash()), prepared.content());
     }
@@ -175,9 +176,12 @@ public class EventIngestor {
         return writer.inOneTransaction(work);
     }
 
-    /** Forces what was committed to the disk (embedded database; see {@link ChainWriter#forceToDisk}). */
-    public void forceToDisk() {
-        writer.forceToDisk();
+    /**
+     * Makes what was committed as durable as a 200 promises: written to the embedded database's
+     * file, and with {@code sync} forced to the disk (see {@link ChainWriter#makeDurable}).
+     */
+    public void makeDurable(boolean sync) {
+        writer.makeDurable(sync);
     }
 
     /** After a bulk load: fresh planner statistics (see {@link ChainWriter#refreshStatistics}). */

@@ -110,9 +110,7 @@ public class EventObserverListener {
                 return new Answer(HttpResponseStatus.OK, ok());
             }
             ingestor.ingest(path, body, receivedAt);
-            if (settings.isFsyncEachPayload()) {
-                ingestor.forceToDisk();
-            }
+            ingestor.makeDurable(settings.isFsyncEachPayload());
             return new Answer(HttpResponseStatus.OK, ok());
         } catch (InterruptedException e) {
             // Stopping: the payload is stored and will be derived at the next start; the node, told

@@ -300,18 +300,21 @@ public class ChainWriter {
     }
 
     /**
-     * Forces every committed change to the disk: on H2, {@code CHECKPOINT SYNC} (H2 writes a commit
-     * to its file at once with WRITE_DELAY=0, see StorageSettings, but leaves it in the operating
-     * system's cache); on PostgreSQL nothing, since every commit is already flushed to its WAL
-     * (fsync and synchronous_commit on by default).
+     * Makes every committed change as durable as a 200 from the event observer promises. On H2,
+     * {@code CHECKPOINT} writes the commits made since H2's last write to its file (H2 writes them
+     * from a background thread up to its write delay later, see StorageSettings), so they survive
+     * the process being killed; with {@code sync} ({@code H2_FSYNC=true}) {@code CHECKPOINT SYNC}
+     * also forces the file to the disk, so they survive a power loss. On PostgreSQL nothing: every
+     * commit is already flushed to its WAL (fsync and synchronous_commit on by default). An
+     * in-memory H2 database has no file, and a checkpoint does nothing there.
      */
-    public void forceToDisk() {
+    public void makeDurable(boolean sync) {
         if (onPostgres()) {
             return;
         }
         // Plain JDBC: it may run on the observer thread beside the deriving thread (see accept).
         plainTransaction(false, c -> {
-            try (var checkpoint = bound(c, WriteSql.H2_CHECKPOINT_SYNC)) {
+            try (var checkpoint = bound(c, sync ? WriteSql.H2_CHECKPOINT_SYNC : WriteSql.H2_CHECKPOINT)) {
                 checkpoint.execute();
             }
             return null;
@@ -338,7 +341,7 @@ public class ChainWriter {
     /**
      * Stores a payload to be derived later on another thread ({@link #derivedThrough}) and moves the
      * 'accepted' cursor to it, in one database transaction; once this returns the payload is
-     * committed (and, with {@code forceToDisk}, on the disk: see {@link #forceToDisk}) and may be
+     * committed and durable ({@link #makeDurable}; on the disk too with {@code sync}) and may be
      * answered 200.
      *
      * <p>Plain JDBC, not {@link #inTransaction}: it runs on the observer thread while the deriving
@@ -348,7 +351,7 @@ public class ChainWriter {
      *
      * @return the stored payload's id, or null when the same payload was stored before (nothing to derive)
      */
-    public Long accept(RawPayload raw, boolean forceToDisk) {
+    public Long accept(RawPayload raw, boolean sync) {
         Long id = onPostgres() ? acceptInOneStatement(raw) : plainTransaction(false, c -> {
             String hash = raw.payloadHash();
             try (var insert = bound(c, WriteSql.INSERT_NODE_EVENT_IF_NEW, raw.receivedAt(), raw.path(), hash,
@@ -367,9 +370,8 @@ public class ChainWriter {
             }
             return stored;
         });
-        if (forceToDisk) {
-            forceToDisk();
-        }
+        // Also when it was stored before: the earlier commit may not be in the file yet.
+        makeDurable(sync);
         return id;
     }
 

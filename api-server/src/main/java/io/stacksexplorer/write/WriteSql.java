@@ -393,6 +393,9 @@ final class WriteSql {
             "SELECT 1 FROM node_events WHERE deferred_parent IS NOT NULL FETCH FIRST 1 ROWS ONLY");
     static final WriteStatement SET_DEFERRED = writing(NODE_EVENTS).sql(
             "UPDATE node_events SET deferred_parent = ? WHERE id = ?");
+    /** H2: write the commits made since the last write to the file (see ChainWriter#makeDurable). */
+    static final WriteStatement H2_CHECKPOINT = touchingNoTable().sql("CHECKPOINT");
+    /** H2: the same, then force the file to the disk. */
     static final WriteStatement H2_CHECKPOINT_SYNC = touchingNoTable().sql("CHECKPOINT SYNC");
     static final WriteStatement CLEAR_DEFERRED_OF = writing(NODE_EVENTS).sql(
             "UPDATE node_events SET deferred_parent = NULL WHERE id = ? AND deferred_parent IS NOT NULL");

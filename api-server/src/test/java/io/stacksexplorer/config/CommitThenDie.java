@@ -6,8 +6,9 @@ import java.sql.PreparedStatement;
 
 /**
  * Child process of {@link StorageSettingsTest}: commits N rows one transaction each on the H2 URL
- * it is given, then stops the JVM at once with {@link Runtime#halt} (no shutdown hooks, no close:
- * what a SIGKILL leaves).
+ * it is given, each followed by {@code CHECKPOINT} as the event observer does before it answers 200
+ * (ChainWriter#makeDurable), then stops the JVM at once with {@link Runtime#halt} (no shutdown
+ * hooks, no close: what a SIGKILL leaves).
  */
 public final class CommitThenDie {
 
@@ -27,6 +28,7 @@ public final class CommitThenDie {
                 insert.setString(2, "x".repeat(2000));
                 insert.executeUpdate();
                 c.commit();
+                c.createStatement().execute("CHECKPOINT");
             }
         }
         Runtime.getRuntime().halt(EXIT_AFTER_COMMITS);

@@ -48,7 +48,8 @@ import static org.junit.jupiter.api.Assertions.fail;
  * After the last restart the rest of the log is delivered, and every table equals a clean ingest
  * of the same log.
  *
- * <p>Before the H2 file wrote each commit at once (WRITE_DELAY=0), this lost acknowledged blocks,
+ * <p>Before each delivery was written to the H2 file ahead of its 200 (every commit at once with
+ * WRITE_DELAY=0 until 2026-11-27, a CHECKPOINT before the answer since), this lost acknowledged blocks,
  * burn blocks and mempool transactions on H2, and 5 of 20 restarts failed while H2 recovered the
  * file for longer than the pool's 500 ms.
  */
