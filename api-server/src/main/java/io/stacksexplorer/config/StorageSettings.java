@@ -53,7 +53,7 @@ public final class StorageSettings {
      *
      * <p>Until 2026-11-27 this was WRITE_DELAY=0 (every commit written at once), which also stops
      * that background thread, so nothing in the file was ever freed: a 100,000-transaction mixed
-     * replay left a 4.8 GB file whose chunks were 15 % live, the 1,000,000-transaction one 61 GB
+     * replay left a 4.5-4.8 GB file whose chunks were 15 % live, the 1,000,000-transaction one 61 GB
      * (docs/performance.md). The earlier default lost acknowledged blocks (an H2 file killed 0.5-1.7
      * ms after the observer answered 200 had lost that block on restart, 3 of 3 times); the
      * CHECKPOINT before each answer keeps that fixed (ObserverCrashTest).
