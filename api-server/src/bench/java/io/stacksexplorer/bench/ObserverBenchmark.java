@@ -25,6 +25,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
+import java.util.zip.ZipFile;
 
 /**
  * How fast a stacks-node fills the database through the event observer: a generated log POSTed
@@ -47,7 +48,7 @@ import java.util.concurrent.TimeUnit;
  * {@code bench.derive} (default {@code before-answer,after-answer}: {@code STACKS_OBSERVER_DERIVE};
  * after-answer runs are timed to the moment the last payload is derived, read from the server's
  * {@code stacks_ingest_payloads_not_derived} metric, not to the last answer; a baseline build older
- * than the setting runs before-answer only), {@code bench.jvmArgs} (the server JVM's options,
+ * than the setting, 583564b, runs before-answer only), {@code bench.jvmArgs} (the server JVM's options,
  * space-separated; default {@code -Xmx512m}).
  */
 @EnabledIfSystemProperty(named = "benchmarks", matches = "true")
@@ -107,9 +108,9 @@ class ObserverBenchmark {
         for (Map.Entry<String, Path> build : builds.entrySet()) {
             for (String database : DATABASES) {
                 for (String derive : DERIVE) {
-                    // After-answer: this build's setting, PostgreSQL only.
-                    if (derive.equals("after-answer") && (!build.getKey().equals("this build")
-                            || !database.equals("postgres"))) {
+                    // After-answer: PostgreSQL only, and only for a build that has the setting.
+                    if (derive.equals("after-answer") && (!database.equals("postgres")
+                            || !derivesAfterAnswer(build.getValue()))) {
                         continue;
                     }
                     for (NodeFeeder.Connections connections : NodeFeeder.Connections.values()) {
@@ -293,6 +294,17 @@ class ObserverBenchmark {
     private static void assertOk(int exit) {
         if (exit != 0) {
             throw new IllegalStateException("generate exited " + exit);
+        }
+    }
+
+    /**
+     * Whether a build has {@code STACKS_OBSERVER_DERIVE=after-answer} (583564b and later): its jar
+     * holds the deriving thread's class. An older baseline would ignore the setting and derive
+     * before the answer, and its rows would be mislabelled.
+     */
+    private static boolean derivesAfterAnswer(Path jar) throws IOException {
+        try (ZipFile zip = new ZipFile(jar.toFile())) {
+            return zip.getEntry("io/stacksexplorer/ingest/AfterAnswerDerivation.class") != null;
         }
     }
 }
