@@ -55,12 +55,13 @@ final class AnswerDifferences {
         String tagB = headB.length > 1 ? headB[1] : "";
         String bodyA = a.length > 1 ? a[1] : "";
         String bodyB = b.length > 1 ? b[1] : "";
-        // A baseline from after the ETag change (issue 11) tags as this build does: its tag must equal this
-        // build's when the bodies are equal, and may differ (a hash of another body) when they are not.
-        boolean bothHashed = NEW_TAG.matcher(tagA).matches() && NEW_TAG.matcher(tagB).matches();
+        // Two tags differ for a reason when the baseline hashed with SHA-256 (before issue 11), or when both
+        // builds hash as this one does and the bodies differ (a hash of another body). A tag on one side
+        // only matches neither pattern pair, so it is never explained.
         boolean hashChanged = OLD_TAG.matcher(tagA).matches() && NEW_TAG.matcher(tagB).matches();
-        if (!tagA.equals(tagB) && (tagA.isEmpty() != tagB.isEmpty()
-                || (!tagA.isEmpty() && !hashChanged && !(bothHashed && !bodyA.equals(bodyB))))) {
+        boolean bothHashed = NEW_TAG.matcher(tagA).matches() && NEW_TAG.matcher(tagB).matches();
+        boolean tagExplained = hashChanged || (bothHashed && !bodyA.equals(bodyB));
+        if (!tagA.equals(tagB) && !tagExplained) {
             return "ETag " + tagA + " vs " + tagB;
         }
         if (bodyA.equals(bodyB)) {

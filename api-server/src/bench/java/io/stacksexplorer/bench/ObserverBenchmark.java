@@ -106,11 +106,11 @@ class ObserverBenchmark {
         List<Row> rows = new ArrayList<>();
         String postgresSettings = "";
         for (Map.Entry<String, Path> build : builds.entrySet()) {
+            boolean hasAfterAnswer = derivesAfterAnswer(build.getValue());
             for (String database : DATABASES) {
                 for (String derive : DERIVE) {
                     // After-answer: PostgreSQL only, and only for a build that has the setting.
-                    if (derive.equals("after-answer") && (!database.equals("postgres")
-                            || !derivesAfterAnswer(build.getValue()))) {
+                    if (derive.equals("after-answer") && (!database.equals("postgres") || !hasAfterAnswer)) {
                         continue;
                     }
                     for (NodeFeeder.Connections connections : NodeFeeder.Connections.values()) {
