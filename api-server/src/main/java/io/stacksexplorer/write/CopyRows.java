@@ -36,18 +36,19 @@ final class CopyRows {
     static final int CHUNK_CHARS = 1 << 17;
 
     private final String copySql;
+    private final String table;
+    private final List<String> columnNames;
     private final int columns;
-    /** {@code INSERT INTO table (columns) VALUES }, for {@link #multiRowInsert}. */
-    private final String insertPrefix;
     private final StringBuilder text = new StringBuilder(CHUNK_CHARS + (1 << 12));
     /** Rows encoded before those in {@link #text}, as UTF-8, in order. */
     private final List<byte[]> chunks = new ArrayList<>();
     private int rows;
 
-    private CopyRows(String copySql, int columns, String insertPrefix) {
-        this.copySql = copySql;
-        this.columns = columns;
-        this.insertPrefix = insertPrefix;
+    private CopyRows(String table, List<String> columnNames) {
+        this.copySql = "COPY " + table + " (" + String.join(", ", columnNames) + ") FROM STDIN";
+        this.table = table;
+        this.columnNames = List.copyOf(columnNames);
+        this.columns = columnNames.size();
     }
 
     /**
@@ -64,30 +65,64 @@ final class CopyRows {
         if (placeholders != columnNames.length) {
             return null;
         }
-        StringBuilder columnList = new StringBuilder();
+        List<String> names = new ArrayList<>();
         for (String name : columnNames) {
-            columnList.append(columnList.isEmpty() ? "" : ", ").append(name.trim());
+            names.add(name.trim());
         }
-        return new CopyRows("COPY " + m.group(1) + " (" + columnList + ") FROM STDIN", columnNames.length,
-                "INSERT INTO " + m.group(1) + " (" + columnList + ") VALUES ");
+        return new CopyRows(m.group(1), names);
+    }
+
+    /** The table the rows go to. */
+    String table() {
+        return table;
+    }
+
+    /** The columns the rows fill, in the order of a row's values. */
+    List<String> columnNames() {
+        return columnNames;
     }
 
     /**
-     * The same INSERT for {@code rows} rows in one statement ({@code VALUES (?, …), (?, …)}): a few
-     * rows go with other statements in one round trip (Statements#sendQueueAndCommit) instead of by
-     * COPY, which waits for the server twice.
+     * The same INSERT over one array per column ({@code INSERT … SELECT … FROM unnest(?::bigint[], …)
+     * WITH ORDINALITY … ORDER BY} the row's place), for any number of rows: a few rows go with other
+     * statements in one round trip (Statements#sendQueueAndCommit) instead of by COPY, which waits
+     * for the server twice. {@code columnTypes} are the columns' SQL types, in {@link #columnNames()}
+     * order; each parameter is a text array that PostgreSQL converts to the column's type, as it
+     * reads COPY's text.
+     *
+     * <p>Why arrays and not {@code VALUES (?, …), (?, …)}: the text of a multi-row VALUES list
+     * changes with its row count, so every delivery's statements were parsed, analysed and planned
+     * anew, which was two fifths of the deriving backend's CPU in a profile (docs/performance.md,
+     * "Through the event observer"). This text is the same for every batch, so pgjdbc prepares it
+     * on the server once per connection and PostgreSQL keeps its plan.
      */
-    String multiRowInsert(int rows) {
-        StringBuilder sql = new StringBuilder(insertPrefix.length() + rows * (columns * 3 + 3));
-        sql.append(insertPrefix);
-        for (int r = 0; r < rows; r++) {
-            sql.append(r == 0 ? "(" : ", (");
-            for (int c = 0; c < columns; c++) {
-                sql.append(c == 0 ? "?" : ", ?");
-            }
-            sql.append(')');
+    String arrayInsert(List<String> columnTypes) {
+        if (columnTypes.size() != columns) {
+            throw new IllegalArgumentException("expected " + columns + " column types, got " + columnTypes.size());
         }
-        return sql.toString();
+        String names = String.join(", ", columnNames);
+        StringBuilder arrays = new StringBuilder();
+        for (String type : columnTypes) {
+            arrays.append(arrays.isEmpty() ? "" : ", ").append("?::").append(type).append("[]");
+        }
+        // The row's place orders the insert: identity columns (node_events.id) follow arrival order.
+        return "INSERT INTO " + table + " (" + names + ") SELECT " + names + " FROM unnest(" + arrays
+                + ") WITH ORDINALITY AS rows_in_order (" + names + ", place) ORDER BY place";
+    }
+
+    /**
+     * A row's value as an element of {@link #arrayInsert}'s text arrays: the text COPY would carry,
+     * unescaped (the array's own encoding escapes it), or null.
+     */
+    static String arrayElement(Object value) {
+        if (value == null) {
+            return null;
+        } else if (value instanceof Boolean b) {
+            return b ? "t" : "f";
+        } else if (value instanceof BigDecimal d) {
+            return d.toPlainString();
+        }
+        return value.toString();
     }
 
     /** The statement that reads {@link #chunks()}. */

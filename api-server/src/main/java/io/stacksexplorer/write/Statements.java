@@ -19,6 +19,7 @@ import java.util.LinkedHashMap;
 import java.util.Set;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Thin JDBC plumbing for the write path on the connection of the current database transaction:
@@ -650,9 +651,13 @@ final class Statements implements AutoCloseable {
      * Sends every queued statement, in queue order, and then the transaction's COMMIT as one
      * multi-statement: pgjdbc sends its parts one after another and waits once (one Sync), so a
      * payload's writes and its commit cost one round trip instead of one per statement and two per
-     * COPY. The rows of a plain INSERT become one multi-row INSERT; any other statement is repeated
-     * per row. The answer means committed, and the transaction manager's own commit finds nothing
-     * left to do (pgjdbc sends COMMIT only inside an open transaction).
+     * COPY. The rows of a plain INSERT become one INSERT over an array per column
+     * ({@link CopyRows#arrayInsert}); any other statement is repeated per row (the write path passes
+     * most of its rows as arrays itself and is queued once). The text therefore depends on which
+     * statements are queued, not on how many rows: the few dozen texts a feed produces are each
+     * prepared on the server once per connection (pgjdbc's prepareThreshold) and planned once. The
+     * answer means committed, and the transaction manager's own commit finds nothing left to do
+     * (pgjdbc sends COMMIT only inside an open transaction).
      *
      * <p>Why: a payload of today's chain took 6 (mempool) to 18 (block) round trips, each waiting for
      * the network between the writer and its database. On the loopback of the benchmark machine they
@@ -666,8 +671,14 @@ final class Statements implements AutoCloseable {
             List<Object[]> rows = queuedValues.get(queued);
             CopyRows copy = copyOf(queued);
             if (copy != null) {
-                text.append(copy.multiRowInsert(rows.size())).append(";\n");
-                rows.forEach(row -> values.addAll(Arrays.asList(row)));
+                text.append(copy.arrayInsert(columnTypes(copy))).append(";\n");
+                for (int column = 0; column < copy.columnNames().size(); column++) {
+                    String[] elements = new String[rows.size()];
+                    for (int row = 0; row < elements.length; row++) {
+                        elements[row] = CopyRows.arrayElement(rows.get(row)[column]);
+                    }
+                    values.add(connection.createArrayOf("text", elements));
+                }
                 copy.clear();
             } else {
                 for (Object[] row : rows) {
@@ -691,6 +702,34 @@ final class Statements implements AutoCloseable {
                 // next part
             }
         }
+    }
+
+    /**
+     * Column types by table, read from the catalog once per process: every schema and database one
+     * build writes to was made by the same migrations, so a table's columns have the same types in
+     * all of them.
+     */
+    private static final Map<String, List<String>> COLUMN_TYPES = new ConcurrentHashMap<>();
+
+    /** The SQL types of {@code copy}'s columns, in its column order. */
+    private List<String> columnTypes(CopyRows copy) throws SQLException {
+        List<String> known = COLUMN_TYPES.get(copy.table());
+        if (known != null) {
+            return known;
+        }
+        Map<String, String> byColumn = new HashMap<>();
+        queryPastTheQueue(WriteSql.COLUMN_TYPES_POSTGRESQL, rs -> byColumn.put(rs.getString(1), rs.getString(2)),
+                copy.table());
+        List<String> types = new ArrayList<>();
+        for (String column : copy.columnNames()) {
+            String type = byColumn.get(column.toLowerCase(java.util.Locale.ROOT));
+            if (type == null) {
+                throw new SQLException("no column " + column + " in table " + copy.table());
+            }
+            types.add(type);
+        }
+        COLUMN_TYPES.put(copy.table(), List.copyOf(types));
+        return types;
     }
 
     /** Sends the rows queued by statements that must precede {@code sql}, oldest statement first, before it runs. */
@@ -766,7 +805,7 @@ final class Statements implements AutoCloseable {
      * Binds one value. With {@code untypedText}, text goes without a type (pgjdbc's
      * {@code Types.OTHER}) and the database takes the column's type, as COPY's text does: the rows
      * of a COPY table hold text for numeric columns (amounts), which a typed varchar parameter of
-     * the multi-row INSERT that replaces the COPY ({@link #sendQueueAndCommit}) would refuse.
+     * a statement sent in one round trip with others ({@link #sendQueueAndCommit}) would refuse.
      */
     private static void bind(PreparedStatement ps, int index, Object p, boolean untypedText) throws SQLException {
         if (p == null) {

@@ -428,6 +428,14 @@ final class WriteSql {
     static final WriteStatement ADVANCE_DERIVE_CURSOR = writing(DERIVE_CURSOR).sql(
             "UPDATE derive_cursor SET payload_id = ? WHERE name = ? AND payload_id < ?");
 
+    /**
+     * PostgreSQL: the SQL type of each column of a table, for the inserts over arrays that carry a
+     * delivery's rows (Statements#sendQueueAndCommit); the table is found on the search path.
+     */
+    static final WriteStatement COLUMN_TYPES_POSTGRESQL = touchingNoTable().sql("""
+            SELECT attname, format_type(atttypid, NULL) FROM pg_attribute
+            WHERE attrelid = to_regclass(?) AND attnum > 0 AND NOT attisdropped""");
+
     static final WriteStatement COUNT_NODE_EVENTS = reading(NODE_EVENTS).sql("SELECT COUNT(*) FROM node_events");
 
     /** PostgreSQL: fresh planner statistics of every written table (after a bulk load). */

@@ -49,6 +49,29 @@ class CopyRowsTest {
     }
 
     @Test
+    void theInsertOverArraysNamesEachColumnWithItsTypeAndKeepsTheRowOrder() {
+        CopyRows rows = CopyRows.forInsert(WriteSql.INSERT_MEMPOOL_PRINCIPAL.sql());
+        assertEquals("mempool_principals", rows.table());
+        assertEquals(List.of("principal", "tx_id", "receipt_time"), rows.columnNames());
+        assertEquals("INSERT INTO mempool_principals (principal, tx_id, receipt_time) SELECT principal, tx_id,"
+                + " receipt_time FROM unnest(?::character varying[], ?::character varying[], ?::bigint[])"
+                + " WITH ORDINALITY AS rows_in_order (principal, tx_id, receipt_time, place) ORDER BY place",
+                rows.arrayInsert(List.of("character varying", "character varying", "bigint")));
+        assertThrows(IllegalArgumentException.class, () -> rows.arrayInsert(List.of("bigint")));
+    }
+
+    @Test
+    void arrayElementsAreTheTextCopyCarriesUnescaped() {
+        assertNull(CopyRows.arrayElement(null));
+        assertEquals("t", CopyRows.arrayElement(true));
+        assertEquals("f", CopyRows.arrayElement(false));
+        assertEquals("340282366920938463463374607431768211455",
+                CopyRows.arrayElement(new BigInteger("340282366920938463463374607431768211455")));
+        assertEquals("100", CopyRows.arrayElement(new java.math.BigDecimal("1E+2")));
+        assertEquals("tab\\there\\N", CopyRows.arrayElement("tab\\there\\N"));
+    }
+
+    @Test
     void specialCharactersAtTheEdgesAndInRowsAreEscapedEach() {
         CopyRows rows = CopyRows.forInsert("INSERT INTO t (a, b) VALUES (?, ?)");
         rows.add("\\\t\n\r", "\tmiddle\\");
