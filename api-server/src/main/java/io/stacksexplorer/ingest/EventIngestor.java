@@ -121,6 +121,8 @@ public class EventIngestor {
             // The payloads were committed durably before their answer: a crash that loses this
             // commit loses the 'derived' cursor with it, and they are derived again at the next start.
             writer.commitWithoutWaitingForTheDisk();
+            // Several payloads of different kinds: their statements' texts repeat only one by one.
+            writer.sendStatementByStatement();
             ingestAll(deliveries, delivery -> {
             });
             writer.derivedThrough(deliveries.get(deliveries.size() - 1).raw().storedId());

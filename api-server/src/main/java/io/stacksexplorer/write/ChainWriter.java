@@ -423,6 +423,17 @@ public class ChainWriter {
     }
 
     /**
+     * In the open transaction ({@link #inOneTransaction}): its statements go one by one, each
+     * prepared on the server, not as one text with the commit ({@link Statements#sendStatementByStatement}).
+     */
+    public void sendStatementByStatement() {
+        inTransaction(sql -> {
+            sql.sendStatementByStatement();
+            return null;
+        });
+    }
+
+    /**
      * In the open transaction ({@link #inOneTransaction}), on PostgreSQL: its commit returns without
      * waiting for the disk (asynchronous commit: it is either kept whole or lost whole in a crash,
      * never half). Only for rows that can be derived again from payloads whose own commit did wait:

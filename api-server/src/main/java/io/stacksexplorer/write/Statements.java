@@ -58,7 +58,7 @@ final class Statements implements AutoCloseable {
      * once a statement queued more (a replay's batches, which COPY serves better). Null on H2, whose
      * statements cost no round trip.
      */
-    private final Map<WriteStatement, List<Object[]>> queuedValues;
+    private Map<WriteStatement, List<Object[]>> queuedValues;
     private static final List<Object[]> TOO_MANY_ROWS = List.of();
     /**
      * Rows per statement up to which the queue goes at once: a block of today's chain queues a few
@@ -105,6 +105,22 @@ final class Statements implements AutoCloseable {
         // -Dstacks.write.atOnce=false: every queued statement in a round trip of its own (for comparison).
         boolean atOnce = Boolean.parseBoolean(System.getProperty("stacks.write.atOnce", "true"));
         this.queuedValues = postgres && atOnce ? new HashMap<>() : null;
+    }
+
+    /**
+     * For the rest of this transaction, each queued statement goes in a round trip of its own when
+     * it is due (a table's rows by COPY on PostgreSQL), and {@link #finish} leaves the commit to the
+     * caller, as with {@code -Dstacks.write.atOnce=false}. For a transaction of many payloads (the
+     * derivation after the answer): which statements its queue holds, and in what order, changes
+     * from one transaction to the next, so the text sent at once ({@link #sendQueueAndCommit})
+     * seldom repeats and each is parsed, analysed and planned anew; statement by statement, every
+     * text repeats, is prepared on the server and keeps its plan. A few round trips more per
+     * transaction of many payloads cost less than that (docs/performance.md, "Through the event
+     * observer"). The rows queued so far stay queued (COPY text or JDBC batches hold them too).
+     */
+    void sendStatementByStatement() {
+        queuedValues = null;
+        presumeNewPayloads = false;
     }
 
     boolean isPostgres() {

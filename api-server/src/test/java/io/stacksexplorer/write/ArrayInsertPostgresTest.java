@@ -164,6 +164,28 @@ class ArrayInsertPostgresTest {
         }
     }
 
+    @Test
+    void statementByStatementTheRowsGoByCopyAndTheCommitIsTheCallers() throws SQLException {
+        List<Object[]> rows = mempoolRows();
+        try (Statements sql = new Statements(connection, new CommittedCounters())) {
+            queue(sql, WriteSql.INSERT_MEMPOOL_TX_STATE, rows.get(0));
+            // Rows queued before the switch go too.
+            sql.sendStatementByStatement();
+            rows.subList(1, rows.size()).forEach(row -> queue(sql, WriteSql.INSERT_MEMPOOL_TX_STATE, row));
+            sql.finish();
+        }
+        assertEquals(rows.size(), dumpMempool().size(), "written in the open transaction");
+        connection.rollback();
+        assertEquals(0, dumpMempool().size(), "not committed: the caller commits");
+
+        try (Statements sql = new Statements(connection, new CommittedCounters())) {
+            rows.forEach(row -> queue(sql, WriteSql.INSERT_MEMPOOL_TX_STATE, row));
+            sql.finish();
+        }
+        connection.rollback();
+        assertEquals(rows.size(), dumpMempool().size(), "sent at once, the commit went with the rows");
+    }
+
     private static void queue(Statements sql, WriteStatement statement, Object... row) {
         try {
             sql.addBatch(statement, row);
