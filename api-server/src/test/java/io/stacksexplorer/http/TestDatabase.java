@@ -62,6 +62,36 @@ public enum TestDatabase {
     }
 
     /**
+     * A plain JDBC connection to the test PostgreSQL with a new, empty {@code schema} created and on
+     * its search path: for tests of the write path's statements on tables of their own. The caller
+     * drops the schema.
+     */
+    public static Connection postgresConnectionInNewSchema(String schema) throws SQLException {
+        Map<String, String> env = postgresEnvironment(schema);
+        Connection connection = java.sql.DriverManager.getConnection("jdbc:postgresql://" + env.get("PG_HOST") + ":"
+                + env.get("PG_PORT") + "/" + env.get("PG_DATABASE"), env.get("PG_USER"), env.get("PG_PASSWORD"));
+        try (Statement st = connection.createStatement()) {
+            st.execute("CREATE SCHEMA " + schema);
+            st.execute("SET search_path TO " + schema);
+        } catch (SQLException e) {
+            connection.close();
+            throw e;
+        }
+        return connection;
+    }
+
+    /** Undoes {@link #postgresConnectionInNewSchema}: rolls back what is open, drops the schema, closes. */
+    public static void dropSchemaAndClose(Connection connection, String schema) throws SQLException {
+        try (connection) {
+            connection.rollback();
+            connection.setAutoCommit(true);
+            try (Statement st = connection.createStatement()) {
+                st.execute("DROP SCHEMA " + schema + " CASCADE");
+            }
+        }
+    }
+
+    /**
      * Drops the PostgreSQL schema a test context was given (if any), so test runs leave the shared
      * database as they found it. Call before closing the context.
      */

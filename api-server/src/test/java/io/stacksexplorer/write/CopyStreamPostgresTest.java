@@ -7,11 +7,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIf;
 
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.Map;
 import java.util.UUID;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -33,12 +31,8 @@ class CopyStreamPostgresTest {
 
     @BeforeEach
     void openSchema() throws SQLException {
-        Map<String, String> env = TestDatabase.postgresEnvironment(schema);
-        connection = DriverManager.getConnection("jdbc:postgresql://" + env.get("PG_HOST") + ":" + env.get("PG_PORT")
-                + "/" + env.get("PG_DATABASE"), env.get("PG_USER"), env.get("PG_PASSWORD"));
+        connection = TestDatabase.postgresConnectionInNewSchema(schema);
         try (Statement st = connection.createStatement()) {
-            st.execute("CREATE SCHEMA " + schema);
-            st.execute("SET search_path TO " + schema);
             st.execute("CREATE TABLE mempool_principals (principal VARCHAR(160), tx_id VARCHAR(66), receipt_time BIGINT)");
         }
         connection.setAutoCommit(false);
@@ -46,12 +40,7 @@ class CopyStreamPostgresTest {
 
     @AfterEach
     void dropSchema() throws SQLException {
-        connection.rollback();
-        connection.setAutoCommit(true);
-        try (Statement st = connection.createStatement()) {
-            st.execute("DROP SCHEMA " + schema + " CASCADE");
-        }
-        connection.close();
+        TestDatabase.dropSchemaAndClose(connection, schema);
     }
 
     @Test
