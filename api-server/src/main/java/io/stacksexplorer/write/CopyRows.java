@@ -1,7 +1,6 @@
 package io.stacksexplorer.write;
 
 import java.math.BigDecimal;
-import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -111,10 +110,11 @@ final class CopyRows {
     }
 
     /**
-     * A row's value as an element of {@link #arrayInsert}'s text arrays: the text COPY would carry,
-     * unescaped (the array's own encoding escapes it), or null.
+     * A row's value as text, unescaped, or null: what a COPY line carries before {@link #escape}
+     * and what an element of {@link #arrayInsert}'s text arrays holds (the array's own encoding
+     * escapes it).
      */
-    static String arrayElement(Object value) {
+    static String valueText(Object value) {
         if (value == null) {
             return null;
         } else if (value instanceof Boolean b) {
@@ -176,16 +176,12 @@ final class CopyRows {
     }
 
     private void append(Object value) {
-        if (value == null) {
+        String valueText = valueText(value);
+        if (valueText == null) {
             text.append("\\N");
-        } else if (value instanceof Boolean b) {
-            text.append(b ? 't' : 'f');
-        } else if (value instanceof Integer || value instanceof Long || value instanceof BigInteger) {
-            text.append(value);
-        } else if (value instanceof BigDecimal d) {
-            text.append(d.toPlainString());
         } else {
-            escape(value.toString());
+            // Booleans and numbers hold none of the escaped characters: escape appends them whole.
+            escape(valueText);
         }
     }
 

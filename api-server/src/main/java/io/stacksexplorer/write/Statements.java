@@ -18,6 +18,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.Set;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -691,7 +692,7 @@ final class Statements implements AutoCloseable {
                 for (int column = 0; column < copy.columnNames().size(); column++) {
                     String[] elements = new String[rows.size()];
                     for (int row = 0; row < elements.length; row++) {
-                        elements[row] = CopyRows.arrayElement(rows.get(row)[column]);
+                        elements[row] = CopyRows.valueText(rows.get(row)[column]);
                     }
                     values.add(connection.createArrayOf("text", elements));
                 }
@@ -738,7 +739,7 @@ final class Statements implements AutoCloseable {
                 copy.table());
         List<String> types = new ArrayList<>();
         for (String column : copy.columnNames()) {
-            String type = byColumn.get(column.toLowerCase(java.util.Locale.ROOT));
+            String type = byColumn.get(column.toLowerCase(Locale.ROOT));
             if (type == null) {
                 throw new SQLException("no column " + column + " in table " + copy.table());
             }

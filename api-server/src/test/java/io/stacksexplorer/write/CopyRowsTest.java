@@ -61,14 +61,14 @@ class CopyRowsTest {
     }
 
     @Test
-    void arrayElementsAreTheTextCopyCarriesUnescaped() {
-        assertNull(CopyRows.arrayElement(null));
-        assertEquals("t", CopyRows.arrayElement(true));
-        assertEquals("f", CopyRows.arrayElement(false));
+    void aValueTextIsWhatCopyCarriesBeforeEscapingAndWhatAnArrayElementHolds() {
+        assertNull(CopyRows.valueText(null));
+        assertEquals("t", CopyRows.valueText(true));
+        assertEquals("f", CopyRows.valueText(false));
         assertEquals("340282366920938463463374607431768211455",
-                CopyRows.arrayElement(new BigInteger("340282366920938463463374607431768211455")));
-        assertEquals("100", CopyRows.arrayElement(new java.math.BigDecimal("1E+2")));
-        assertEquals("tab\\there\\N", CopyRows.arrayElement("tab\\there\\N"));
+                CopyRows.valueText(new BigInteger("340282366920938463463374607431768211455")));
+        assertEquals("100", CopyRows.valueText(new java.math.BigDecimal("1E+2")));
+        assertEquals("tab\\there\\N", CopyRows.valueText("tab\\there\\N"));
     }
 
     @Test
