@@ -175,6 +175,27 @@ class ArrayInsertPostgresTest {
         assertEquals(rows.size(), dumpMempool().size(), "sent at once, the commit went with the rows");
     }
 
+    @Test
+    void rowsHeldForTheCommitGoByCopyWhenAStatementNeedsThemEarlier() throws SQLException {
+        List<Object[]> rows = mempoolRows();
+        int early = rows.size() / 2;
+        try (Statements sql = new Statements(connection, new CommittedCounters())) {
+            rows.subList(0, early).forEach(row -> queue(sql, WriteSql.INSERT_MEMPOOL_TX_STATE, row));
+            // As when a read must see them (Statements#flushFor): the held rows go now, on their own.
+            assertEquals(early, sql.executeBatch(WriteSql.INSERT_MEMPOOL_TX_STATE).length);
+            assertEquals(early, dumpMempool().size(), "sent before the commit, in the open transaction");
+            rows.subList(early, rows.size()).forEach(row -> queue(sql, WriteSql.INSERT_MEMPOOL_TX_STATE, row));
+            sql.finish();
+        }
+        connection.rollback();
+        List<List<String>> written = dumpMempool();
+        assertEquals(rows.size(), written.size(), "the later rows and the commit went at once, the early ones with them");
+        for (int i = 0; i < rows.size(); i++) {
+            assertEquals(rows.get(i)[0], written.get(i).get(0));
+            assertEquals(rows.get(i)[1], written.get(i).get(1), "row " + i + " as queued");
+        }
+    }
+
     private static void queue(Statements sql, WriteStatement statement, Object... row) {
         try {
             sql.addBatch(statement, row);
