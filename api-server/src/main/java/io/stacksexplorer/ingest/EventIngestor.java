@@ -264,6 +264,8 @@ public class EventIngestor {
             writer.expectPayloads(deliveries.stream().map(Delivery::raw).toList());
             writer.expectBlocks(deliveries.stream().filter(d -> d.content() instanceof NodePayloads.Block)
                     .map(d -> ((NodePayloads.Block) d.content()).block().indexBlockHash()).toList());
+            writer.expectMempoolTransactions(deliveries.stream().filter(d -> d.content() instanceof List<?>)
+                    .flatMap(d -> ((List<?>) d.content()).stream()).map(NewMempoolTransaction.class::cast).toList());
             for (int i = 0; i < deliveries.size(); ) {
                 int end = i;
                 while (end < deliveries.size() && deliveries.get(end).content() instanceof List<?>) {

@@ -189,6 +189,24 @@ public class ChainWriter {
     }
 
     /**
+     * Announces the mempool transactions the open transaction ({@link #inOneTransaction}) is about
+     * to add, before it writes anything: which of them the mempool holds already, or the chain has
+     * mined, is read in one query per {@value Statements#CHUNK} ids, so that each run of mempool
+     * deliveries between two blocks needs no round trip of its own (a replay's batch holds about
+     * fifty such runs).
+     */
+    public void expectMempoolTransactions(List<NewMempoolTransaction> txs) {
+        List<String> ids = new ArrayList<>(txs.size());
+        for (NewMempoolTransaction tx : txs) {
+            ids.add(tx.id());
+        }
+        inTransaction(sql -> {
+            sql.expectMempoolTransactions(ids);
+            return null;
+        });
+    }
+
+    /**
      * Payloads kept until their parent block {@code indexBlockHash} arrived (microblocks that came
      * before their anchor, blocks that came before their parent), in arrival order.
      */

@@ -1,8 +1,5 @@
 package io.stacksexplorer.write;
 
-import io.stacksexplorer.codec.Hex;
-import io.stacksexplorer.codec.Sha512_256;
-
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -42,7 +39,7 @@ final class MempoolWrites {
         UnwrittenMempool unwritten = sql.unwrittenMempool();
         Map<String, NewMempoolTransaction> byId = new LinkedHashMap<>();
         for (NewMempoolTransaction tx : txs) {
-            String txId = tx.txId() != null ? tx.txId() : Sha512_256.txId(Hex.decode(tx.rawTx()));
+            String txId = tx.id();
             if (!unwritten.contains(txId)) {
                 byId.putIfAbsent(txId, tx);
             }

@@ -16,6 +16,7 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.Set;
 import java.util.List;
 import java.util.Locale;
@@ -469,6 +470,7 @@ final class Statements implements AutoCloseable {
     /** A canonical, served transaction row was just queued ({@link WriteSql#INSERT_TX}). */
     void queuedCanonicalTx(String txId) {
         queuedCanonicalTxs.add(txId);
+        canonicalTxsWritten.add(txId);
     }
 
     /** What the mempool check of new transactions learns ({@link #mempoolKnownOrMined}). */
@@ -476,15 +478,100 @@ final class Statements implements AutoCloseable {
     }
 
     /**
+     * Transaction ids announced by {@link #expectMempoolTransactions} before this transaction wrote
+     * anything, with what the committed rows said of them then: held by {@code mempool_txs}
+     * ({@link #announcedKnown}), mined on the canonical chain and served ({@link #announcedMined}).
+     * Together with the canonical rows this transaction writes ({@link #canonicalTxsWritten}) that
+     * answers {@link #mempoolKnownOrMined} for them without a query, for as long as nothing else
+     * changes those answers: a statement that could (a reorg's or a microblock's flag flips, a
+     * transaction returned to the mempool) forgets the announcement ({@link #noteWrite}), and the
+     * database is asked again, as without one.
+     */
+    private final Set<String> announcedMempoolIds = new HashSet<>();
+    private final Set<String> announcedKnown = new HashSet<>();
+    private final Set<String> announcedMined = new HashSet<>();
+    /** Every canonical, served transaction row this transaction wrote, sent or still queued. */
+    private final Set<String> canonicalTxsWritten = new HashSet<>();
+    /** Whether this transaction wrote (or queued) anything yet: announcements come before. */
+    private boolean wroteAnything;
+
+    /**
+     * Statements on {@code txs} and {@code mempool_txs} that leave an announcement true: the
+     * transaction inserts are followed through {@link #queuedCanonicalTx}, and the state updates
+     * change neither which ids the mempool holds nor what is mined.
+     */
+    private static final Set<WriteStatement> KEEP_MEMPOOL_ANNOUNCEMENT =
+            Set.of(WriteSql.INSERT_TX, WriteSql.SET_MEMPOOL_STATE, WriteSql.SET_MINED_POSTGRESQL);
+
+    /** Called for every statement that writes, before it is queued or sent. */
+    private void noteWrite(WriteStatement sql) {
+        if (sql.writes().isEmpty()) {
+            return;
+        }
+        wroteAnything = true;
+        if (!announcedMempoolIds.isEmpty() && !KEEP_MEMPOOL_ANNOUNCEMENT.contains(sql)
+                && (sql.writes().contains(Table.TXS) || sql.writes().contains(Table.MEMPOOL_TXS))) {
+            announcedMempoolIds.clear();
+            announcedKnown.clear();
+            announcedMined.clear();
+        }
+    }
+
+    /**
+     * Learns in one query per {@value #CHUNK} ids what the committed rows say of the mempool
+     * transactions this transaction is about to add ({@link #announcedMempoolIds}). Only before the
+     * transaction writes: afterwards the rows it queued would be missing from the answer.
+     */
+    void expectMempoolTransactions(Collection<String> txIds) throws SQLException {
+        if (wroteAnything) {
+            return;
+        }
+        Set<String> unknown = new LinkedHashSet<>(txIds);
+        unknown.removeAll(announcedMempoolIds);
+        if (unknown.isEmpty()) {
+            return;
+        }
+        MempoolKnowledge committed = askMempoolKnownOrMined(unknown);
+        announcedMempoolIds.addAll(unknown);
+        announcedKnown.addAll(committed.known());
+        announcedMined.addAll(committed.mined());
+    }
+
+    /**
      * Of {@code txIds}: those {@code mempool_txs} holds already (pending or not), and those mined on
-     * the canonical chain and served (the database's rows plus the queued ones). One query per
-     * {@value #CHUNK} ids for both questions: a replay asks them for every run of mempool
-     * deliveries between two blocks. Queued mempool inserts are sent first; queued transactions are
+     * the canonical chain and served (the database's rows plus the queued ones). Ids announced by
+     * {@link #expectMempoolTransactions} are answered from memory; the others cost one query per
+     * {@value #CHUNK} ids for both questions (a replay without the announcement asked them for
+     * every run of mempool deliveries between two blocks). Queued mempool inserts are sent first; queued transactions are
      * not, which would send the rows of every block in a COPY of their own: they are accounted for
      * here instead (their flags cannot change while they wait, since every statement that flips
      * flags names txs and so sends them first).
      */
     MempoolKnowledge mempoolKnownOrMined(Collection<String> txIds) throws SQLException {
+        Set<String> known = new HashSet<>();
+        Set<String> mined = new HashSet<>();
+        List<String> asked = new ArrayList<>(txIds.size());
+        for (String txId : txIds) {
+            if (!announcedMempoolIds.contains(txId)) {
+                asked.add(txId);
+                continue;
+            }
+            if (announcedKnown.contains(txId)) {
+                known.add(txId);
+            }
+            if (announcedMined.contains(txId) || canonicalTxsWritten.contains(txId)) {
+                mined.add(txId);
+            }
+        }
+        if (!asked.isEmpty()) {
+            MempoolKnowledge fromDatabase = askMempoolKnownOrMined(asked);
+            known.addAll(fromDatabase.known());
+            mined.addAll(fromDatabase.mined());
+        }
+        return new MempoolKnowledge(known, mined);
+    }
+
+    private MempoolKnowledge askMempoolKnownOrMined(Collection<String> txIds) throws SQLException {
         // Only inserts change which ids the mempool holds: queued state changes (pruned, status)
         // stay queued instead of costing a round trip before every run of mempool deliveries.
         executeBatch(WriteSql.INSERT_MEMPOOL_TX_STATE);
@@ -532,6 +619,7 @@ final class Statements implements AutoCloseable {
     }
 
     int update(WriteStatement sql, Object... params) throws SQLException {
+        noteWrite(sql);
         flushFor(sql);
         PreparedStatement ps = prepare(sql);
         bind(ps, params);
@@ -539,6 +627,7 @@ final class Statements implements AutoCloseable {
     }
 
     void addBatch(WriteStatement sql, Object... params) throws SQLException {
+        noteWrite(sql);
         if (queuedValues != null) {
             List<Object[]> values = queuedValues.computeIfAbsent(sql, k -> new ArrayList<>());
             if (values != TOO_MANY_ROWS) {
@@ -787,6 +876,7 @@ final class Statements implements AutoCloseable {
 
     /** A query of what the database holds, without sending queued rows first: for callers that account for them. */
     private <T> List<T> queryPastTheQueue(WriteStatement sql, RowMapper<T> mapper, Object... params) throws SQLException {
+        noteWrite(sql);
         PreparedStatement ps = prepare(sql);
         bind(ps, params);
         List<T> rows = new ArrayList<>();

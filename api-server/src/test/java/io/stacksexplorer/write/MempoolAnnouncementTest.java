@@ -1,0 +1,148 @@
+package io.stacksexplorer.write;
+
+import io.stacksexplorer.config.StorageSettings;
+import org.flywaydb.core.Flyway;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.math.BigInteger;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.Set;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/**
+ * The mempool check of a replay's batch ({@link Statements#expectMempoolTransactions}): ids announced
+ * before the transaction writes are answered from what the committed rows said when they were
+ * announced, plus the canonical rows the transaction writes itself; a statement that could change
+ * those answers (a flag flip, a transaction returned to the mempool) sends the check back to the
+ * database. Each test changes the database behind the announcement's back, so that an answer shows
+ * where it came from. BatchedReplayEquivalence*Test compares whole replays (reorgs and
+ * microblocks included) with and without batches on both databases.
+ */
+class MempoolAnnouncementTest {
+
+    private static final String COMMITTED_PENDING = "0x" + "a".repeat(64);
+    private static final String COMMITTED_MINED = "0x" + "b".repeat(64);
+    private static final String NEW = "0x" + "c".repeat(64);
+    private static final String NOT_ANNOUNCED = "0x" + "d".repeat(64);
+    private static final String BLOCK = "0x" + "1".repeat(64);
+
+    private Connection connection;
+    private Statements sql;
+
+    @BeforeEach
+    void openDatabase() throws SQLException {
+        String url = "jdbc:h2:mem:announce" + System.nanoTime() + ";DB_CLOSE_DELAY=-1";
+        Flyway.configure().dataSource(url, "sa", "").locations(StorageSettings.H2_MIGRATIONS.split(","))
+                .load().migrate();
+        connection = DriverManager.getConnection(url, "sa", "");
+        insertMempoolRowBehindTheWriter(COMMITTED_PENDING);
+        insertTxRowBehindTheWriter(COMMITTED_MINED);
+        connection.setAutoCommit(false);
+        sql = new Statements(connection, new CommittedCounters());
+    }
+
+    @AfterEach
+    void closeDatabase() throws SQLException {
+        sql.close();
+        connection.rollback();
+        connection.close();
+    }
+
+    @Test
+    void announcedIdsAreAnsweredFromTheCommittedRowsAsTheyWereWhenAnnounced() throws SQLException {
+        sql.expectMempoolTransactions(List.of(COMMITTED_PENDING, COMMITTED_MINED, NEW));
+        insertMempoolRowBehindTheWriter(NEW);
+        insertMempoolRowBehindTheWriter(NOT_ANNOUNCED);
+
+        Statements.MempoolKnowledge knowledge =
+                sql.mempoolKnownOrMined(List.of(COMMITTED_PENDING, COMMITTED_MINED, NEW, NOT_ANNOUNCED));
+
+        assertEquals(Set.of(COMMITTED_PENDING, NOT_ANNOUNCED), knowledge.known(),
+                "announced: as when announced (NEW was not there); not announced: asked");
+        assertEquals(Set.of(COMMITTED_MINED), knowledge.mined());
+    }
+
+    @Test
+    void theCanonicalRowsTheTransactionWritesAreMinedQueuedAndSent() throws SQLException {
+        sql.expectMempoolTransactions(List.of(NEW));
+
+        sql.addBatch(WriteSql.INSERT_TX, txRow(NEW));
+        sql.queuedCanonicalTx(NEW);
+        assertEquals(Set.of(NEW), sql.mempoolKnownOrMined(List.of(NEW)).mined(), "queued");
+
+        sql.executeAllBatches();
+        assertEquals(Set.of(NEW), sql.mempoolKnownOrMined(List.of(NEW)).mined(), "sent");
+    }
+
+    @Test
+    void aFlagFlipOnTxsSendsTheCheckBackToTheDatabase() throws SQLException {
+        sql.expectMempoolTransactions(List.of(COMMITTED_MINED));
+        assertEquals(Set.of(COMMITTED_MINED), sql.mempoolKnownOrMined(List.of(COMMITTED_MINED)).mined());
+
+        sql.update(WriteSql.SET_TXS_CANONICAL, false, BLOCK);
+
+        assertEquals(Set.of(), sql.mempoolKnownOrMined(List.of(COMMITTED_MINED)).mined(), "orphaned: not mined");
+    }
+
+    @Test
+    void aTransactionReturnedToTheMempoolSendsTheCheckBackToTheDatabase() throws SQLException {
+        sql.expectMempoolTransactions(List.of(NEW));
+        assertEquals(Set.of(), sql.mempoolKnownOrMined(List.of(NEW)).known());
+
+        sql.update(WriteSql.INSERT_MEMPOOL_TX, NEW, "0x00", 1L, "token_transfer", 0L, BigInteger.ONE,
+                "SP000000000000000000002Q6VF78", null, null, 5L);
+
+        assertEquals(Set.of(NEW), sql.mempoolKnownOrMined(List.of(NEW)).known());
+    }
+
+    @Test
+    void stateUpdatesKeepTheAnnouncement() throws SQLException {
+        sql.expectMempoolTransactions(List.of(COMMITTED_PENDING, NEW));
+        insertMempoolRowBehindTheWriter(NEW);
+
+        sql.update(WriteSql.SET_MEMPOOL_STATE, true, "pending", COMMITTED_PENDING);
+
+        assertEquals(Set.of(COMMITTED_PENDING), sql.mempoolKnownOrMined(List.of(COMMITTED_PENDING, NEW)).known(),
+                "still answered from the announcement");
+    }
+
+    @Test
+    void anAnnouncementAfterAWriteIsIgnored() throws SQLException {
+        sql.addBatch(WriteSql.INSERT_MEMPOOL_PRINCIPAL, "SP000000000000000000002Q6VF78", NEW, 1L);
+        sql.expectMempoolTransactions(List.of(NEW));
+        insertMempoolRowBehindTheWriter(NEW);
+
+        assertEquals(Set.of(NEW), sql.mempoolKnownOrMined(List.of(NEW)).known(), "asked");
+    }
+
+    private void insertMempoolRowBehindTheWriter(String txId) throws SQLException {
+        try (PreparedStatement ps = connection.prepareStatement("""
+                INSERT INTO mempool_txs (tx_id, raw_tx, receipt_time, tx_status, pruned, tx_type, nonce, fee_rate,
+                    sender_address, receipt_block_height)
+                VALUES (?, '0x00', 1, 'pending', FALSE, 'token_transfer', 0, 1, 'SP000000000000000000002Q6VF78', 1)""")) {
+            ps.setString(1, txId);
+            ps.executeUpdate();
+        }
+    }
+
+    private void insertTxRowBehindTheWriter(String txId) throws SQLException {
+        try (PreparedStatement ps = connection.prepareStatement(WriteSql.INSERT_TX.sql())) {
+            Statements.bind(ps, txRow(txId));
+            ps.executeUpdate();
+        }
+    }
+
+    /** A canonical, served anchor-block transaction of {@link #BLOCK}, in INSERT_TX's parameter order. */
+    private static Object[] txRow(String txId) {
+        return new Object[]{txId, BLOCK, BLOCK, 1L, 1L, 1L, 1L, 1L, BLOCK, BLOCK, 0, "0x", -1, false, true, true,
+                "token_transfer", "success", 0L, BigInteger.ONE, "SP000000000000000000002Q6VF78", false, null, null,
+                null, "0x00", "0x0703", 0, 0L, 0L, 0L, 0L, 0L};
+    }
+}
