@@ -1,7 +1,5 @@
 package io.stacksexplorer.write;
 
-import io.stacksexplorer.config.StorageSettings;
-import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -15,6 +13,8 @@ import java.util.List;
 import java.util.Set;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The mempool check of a replay's batch ({@link Statements#expectMempoolTransactions}): ids announced
@@ -23,9 +23,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * those answers (a flag flip, a transaction returned to the mempool) sends the check back to the
  * database. Each test changes the database behind the announcement's back, so that an answer shows
  * where it came from. BatchedReplayEquivalence*Test compares whole replays (reorgs and
- * microblocks included) with and without batches on both databases.
+ * microblocks included) with and without batches on both databases; the announcements of the
+ * batch's payloads and blocks ({@link Statements#expectPayloads}, {@link Statements#expectBlocks})
+ * are checked here too.
  */
-class MempoolAnnouncementTest {
+abstract class MempoolAnnouncementContract {
 
     private static final String COMMITTED_PENDING = "0x" + "a".repeat(64);
     private static final String COMMITTED_MINED = "0x" + "b".repeat(64);
@@ -36,12 +38,14 @@ class MempoolAnnouncementTest {
     private Connection connection;
     private Statements sql;
 
+    /** A connection to a new, migrated, empty database of the variant, in autocommit mode. */
+    abstract Connection openMigratedDatabase() throws SQLException;
+
+    abstract void dropDatabase(Connection connection) throws SQLException;
+
     @BeforeEach
     void openDatabase() throws SQLException {
-        String url = "jdbc:h2:mem:announce" + System.nanoTime() + ";DB_CLOSE_DELAY=-1";
-        Flyway.configure().dataSource(url, "sa", "").locations(StorageSettings.H2_MIGRATIONS.split(","))
-                .load().migrate();
-        connection = DriverManager.getConnection(url, "sa", "");
+        connection = openMigratedDatabase();
         insertMempoolRowBehindTheWriter(COMMITTED_PENDING);
         insertTxRowBehindTheWriter(COMMITTED_MINED);
         connection.setAutoCommit(false);
@@ -52,7 +56,34 @@ class MempoolAnnouncementTest {
     void closeDatabase() throws SQLException {
         sql.close();
         connection.rollback();
-        connection.close();
+        dropDatabase(connection);
+    }
+
+    @Test
+    void payloadsAndBlocksAnnouncedAreFoundStoredOrNot() throws SQLException {
+        RawPayload storedBefore = RawPayload.received("/new_burn_block", "{\"burn_block_height\":1}", 1);
+        RawPayload fresh = RawPayload.received("/new_burn_block", "{\"burn_block_height\":2}", 2);
+        try (PreparedStatement ps = connection.prepareStatement(
+                "INSERT INTO node_events (received_at, event_path, payload_hash, payload) VALUES (1, ?, ?, ?)")) {
+            ps.setString(1, storedBefore.path());
+            ps.setString(2, storedBefore.payloadHash());
+            ps.setString(3, storedBefore.body());
+            ps.executeUpdate();
+        }
+        try (PreparedStatement ps = connection.prepareStatement(WriteSql.INSERT_BLOCK.sql())) {
+            Statements.bind(ps, new Object[]{BLOCK, BLOCK, 1L, BLOCK, BLOCK, "0x", 0, 1L, 1L, BLOCK, 1L, "0x", 1,
+                    0L, 0L, 0L, 0L, 0L, true, 1L});
+            ps.executeUpdate();
+        }
+        String absentBlock = "0x" + "2".repeat(64);
+
+        sql.expectPayloads(List.of(storedBefore.payloadHash(), fresh.payloadHash()));
+        sql.expectBlocks(List.of(BLOCK, absentBlock));
+
+        assertEquals(Boolean.FALSE, sql.storeNewPayload(storedBefore), "stored before: not again");
+        assertEquals(Boolean.TRUE, sql.storeNewPayload(fresh), "new: queued");
+        assertFalse(sql.knownAbsentBlock(BLOCK), "stored");
+        assertTrue(sql.knownAbsentBlock(absentBlock), "not stored");
     }
 
     @Test
