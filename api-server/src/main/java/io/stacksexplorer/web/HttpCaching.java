@@ -87,6 +87,7 @@ class HttpCaching implements Ordered {
 
     private final JsonMapper json;
     private final Compression compression;
+    private final AnswerCache answers;
     /**
      * Successful answers' bodies by their model (see the class comment); per application context,
      * bounded by weight and evicted by frequency and recency.
@@ -96,9 +97,10 @@ class HttpCaching implements Ordered {
             .weigher((Object model, Rendered r) -> 2 * r.json.length)
             .build();
 
-    HttpCaching(JsonMapper json, Compression compression) {
+    HttpCaching(JsonMapper json, Compression compression, AnswerCache answers) {
         this.json = json;
         this.compression = compression;
+        this.answers = answers;
     }
 
     @Override
@@ -118,6 +120,8 @@ class HttpCaching implements Ordered {
         if (model == null && method == HttpMethod.HEAD) {
             model = RouteAttributes.getHeadBody(response).orElse(null);
         }
+        // An answer kept by AnswerCache: rendered before, for the same request line and committed state.
+        Rendered kept = model instanceof Rendered r ? r : null;
         // A stream (the event stream of subscribe.NotificationStream) is written as it comes: no tag.
         if (model == null || model instanceof byte[] || model instanceof CharSequence
                 || model instanceof org.reactivestreams.Publisher<?>) {
@@ -131,7 +135,12 @@ class HttpCaching implements Ordered {
             }
             return send(method, response, body);
         }
-        Rendered r = render(model);
+        Rendered r = kept;
+        if (r == null) {
+            r = render(model);
+            // Kept by request line, a Map answer too: the bytes served again are the ones rendered for it.
+            answers.keep(request, r);
+        }
         boolean gzip = compression.gzips(request, r.json.length);
         String etag = "\"" + r.hash + (gzip ? "-" + Compression.GZIP : "") + "\"";
         response.header(HttpHeaders.ETAG, etag).header(HttpHeaders.CACHE_CONTROL, CACHE_CONTROL);
@@ -150,6 +159,8 @@ class HttpCaching implements Ordered {
     private static MutableHttpResponse<?> send(HttpMethod method, MutableHttpResponse<?> response, byte[] body) {
         if (method == HttpMethod.GET) {
             response.body(body);
+        } else {
+            response.body(null);
         }
         return response.contentLength(body.length);
     }

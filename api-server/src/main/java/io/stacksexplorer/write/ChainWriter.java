@@ -1,5 +1,6 @@
 package io.stacksexplorer.write;
 
+import io.micronaut.context.event.ApplicationEventPublisher;
 import io.micronaut.data.connection.jdbc.advice.DelegatingDataSource;
 import io.micronaut.transaction.TransactionOperations;
 import jakarta.inject.Singleton;
@@ -46,9 +47,13 @@ public class ChainWriter {
     private volatile boolean rederiving;
     /** The statements of the transaction {@link #inOneTransaction} holds open on this thread, if any. */
     private final ThreadLocal<Statements> open = new ThreadLocal<>();
+    /** Told after every transaction this writer ends ({@link ChainCommitted}). */
+    private final ApplicationEventPublisher<ChainCommitted> committed;
 
-    public ChainWriter(TransactionOperations<Connection> transactions, DataSource dataSource, TxDecoder decoder) {
+    public ChainWriter(TransactionOperations<Connection> transactions, DataSource dataSource, TxDecoder decoder,
+                       ApplicationEventPublisher<ChainCommitted> committed) {
         this.transactions = transactions;
+        this.committed = committed;
         this.pool = DelegatingDataSource.unwrapDataSource(dataSource);
         ChainRows rows = new ChainRows(decoder);
         this.mempool = new MempoolWrites(decoder);
@@ -697,9 +702,11 @@ public class ChainWriter {
             // read from the database again.
             committedCounters.clear();
             pendingMempool.invalidate();
+            committed.publishEvent(ChainCommitted.INSTANCE);
             throw e;
         }
         used[0].afterCommit();
+        committed.publishEvent(ChainCommitted.INSTANCE);
         if (open.get() == null && statistics.committed(used[0].rowsWritten())) {
             // The tables grew enough that plans made on the old statistics may scan them (StatisticsSchedule).
             statistics.refreshed();

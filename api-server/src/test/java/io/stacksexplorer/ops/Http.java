@@ -25,6 +25,11 @@ final class Http {
         return send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(60)).GET().build());
     }
 
+    static Answer head(String url) {
+        return send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(60))
+                .method("HEAD", HttpRequest.BodyPublishers.noBody()).build());
+    }
+
     static Answer post(String url, String json) {
         return send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(60))
                 .header("Content-Type", "application/json")

@@ -1,0 +1,156 @@
+package io.stacksexplorer.ops;
+
+import io.micronaut.context.ApplicationContext;
+import io.micronaut.runtime.server.EmbeddedServer;
+import io.stacksexplorer.config.RunModeSettings;
+import io.stacksexplorer.demo.DemoChain;
+import io.stacksexplorer.http.TestDatabase;
+import io.stacksexplorer.write.NewBlock;
+import io.stacksexplorer.write.ChainWriter;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIf;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.Statement;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The answer cache (web.AnswerCache, {@link CommitWatch}) on a real PostgreSQL: a kept answer is
+ * served without reading the database, this process's own commits are seen at once, another
+ * process's within the watch interval, and on H2 nothing is kept. The outage side (503 at once when
+ * the server goes down) is {@link DatabaseOutagePostgresTest}, which runs with the cache on.
+ */
+@EnabledIf("io.stacksexplorer.http.TestDatabase#postgresEnabled")
+class AnswerCachePostgresTest {
+
+    private static final List<NewBlock> CHAIN = DemoChain.generate(DemoChain.DEFAULT_SEED).blocks();
+
+    @Test
+    void ownCommitsAreSeenBeforeTheWriterReturns() throws Exception {
+        try (ApplicationContext context = server(TestDatabase.POSTGRES.freshProperties())) {
+            String api = api(context);
+            ChainWriter writer = context.getBean(ChainWriter.class);
+            CHAIN.stream().limit(3).forEach(writer::writeBlock);
+            waitUntilWatching(context);
+            for (int height = 4; height <= 12; height++) {
+                // Asked before and after each commit, with no pause: the kept answer of height - 1
+                // must never outlive the commit of the next block.
+                assertTrue(Http.get(api + "/extended/v2/blocks/latest").body().contains("\"height\":" + (height - 1)));
+                writer.writeBlock(CHAIN.get(height - 1));
+                Http.Answer latest = Http.get(api + "/extended/v2/blocks/latest");
+                assertTrue(latest.body().contains("\"height\":" + height), latest.body());
+            }
+            TestDatabase.dropSchemaOf(context);
+        }
+    }
+
+    @Test
+    void aKeptAnswerIsServedWithoutReadingTheDatabase() throws Exception {
+        Map<String, Object> shared = TestDatabase.POSTGRES.freshProperties();
+        try (ApplicationContext writerContext = server(shared)) {
+            ChainWriter writer = writerContext.getBean(ChainWriter.class);
+            CHAIN.stream().limit(3).forEach(writer::writeBlock);
+            // A reader whose watch would next look after an hour: only its own commits (none) move it.
+            Map<String, Object> readerProps = new HashMap<>(shared);
+            readerProps.putAll(RunModeSettings.readonlyProperties());
+            readerProps.put("stacks.answer-cache.watch-interval", "1h");
+            try (ApplicationContext reader = server(readerProps)) {
+                String api = api(reader);
+                waitUntilWatching(reader);
+                Http.Answer first = Http.get(api + "/extended/v2/blocks/2");
+                assertEquals(200, first.status(), first.body());
+                String time = "\"burn_block_time\":";
+                assertFalse(first.body().contains(time + "12345,"), first.body());
+
+                try (Connection sql = connection(shared); Statement st = sql.createStatement()) {
+                    assertEquals(1, st.executeUpdate("UPDATE blocks SET burn_block_time = 12345 WHERE block_height = 2"));
+                }
+                Http.Answer kept = Http.get(api + "/extended/v2/blocks/2");
+                assertEquals(first.body(), kept.body(), "the same request line, no commit seen: the kept answer");
+                assertEquals(first.header("ETag"), kept.header("ETag"));
+                Http.Answer head = Http.head(api + "/extended/v2/blocks/2");
+                assertEquals(200, head.status());
+                assertEquals(first.header("ETag"), head.header("ETag"));
+                assertEquals(String.valueOf(first.body().length()), head.header("Content-Length"));
+                assertEquals("", head.body());
+                // Another request line reads the database, which has the change.
+                Http.Answer other = Http.get(api + "/extended/v2/blocks/2?unanchored=false");
+                assertTrue(other.body().contains(time + "12345,"), other.body());
+            }
+            TestDatabase.dropSchemaOf(writerContext);
+        }
+    }
+
+    @Test
+    void anotherProcessesCommitIsSeenWithinTheWatchInterval() throws Exception {
+        Map<String, Object> shared = TestDatabase.POSTGRES.freshProperties();
+        try (ApplicationContext writerContext = server(shared)) {
+            ChainWriter writer = writerContext.getBean(ChainWriter.class);
+            CHAIN.stream().limit(3).forEach(writer::writeBlock);
+            Map<String, Object> readerProps = new HashMap<>(shared);
+            readerProps.putAll(RunModeSettings.readonlyProperties());
+            try (ApplicationContext reader = server(readerProps)) {
+                String api = api(reader);
+                waitUntilWatching(reader);
+                assertTrue(Http.get(api + "/extended/v2/blocks/latest").body().contains("\"height\":3"));
+                writer.writeBlock(CHAIN.get(3));
+                long committed = System.nanoTime();
+                Http.Answer seen = Wait.until(() -> Http.get(api + "/extended/v2/blocks/latest"),
+                        a -> a.body().contains("\"height\":4"), 10);
+                long lagMillis = (System.nanoTime() - committed) / 1_000_000;
+                assertTrue(seen.body().contains("\"height\":4"), seen.body());
+                // The watch interval is 50 ms; a second is the loose bound of a loaded machine.
+                assertTrue(lagMillis < 1_000, "seen after " + lagMillis + " ms");
+            }
+            TestDatabase.dropSchemaOf(writerContext);
+        }
+    }
+
+    @Test
+    void switchedOffOrOnH2NothingIsKept() throws Exception {
+        Map<String, Object> off = TestDatabase.POSTGRES.freshProperties();
+        off.put("stacks.answer-cache.enabled", false);
+        try (ApplicationContext context = server(off)) {
+            assertFalse(context.getBean(CommitWatch.class).applies());
+            assertEquals(CommitWatch.UNKNOWN, context.getBean(CommitWatch.class).version());
+            TestDatabase.dropSchemaOf(context);
+        }
+        try (ApplicationContext context = server(TestDatabase.H2.freshProperties())) {
+            assertFalse(context.getBean(CommitWatch.class).applies());
+            assertEquals(CommitWatch.UNKNOWN, context.getBean(CommitWatch.class).version());
+        }
+    }
+
+    private static ApplicationContext server(Map<String, Object> properties) {
+        return ApplicationContext.run(EmbeddedServer.class, properties).getApplicationContext();
+    }
+
+    private static String api(ApplicationContext context) {
+        return context.getBean(EmbeddedServer.class).getURL().toString();
+    }
+
+    /** The watch reads its first snapshot on its own thread, started by the first request. */
+    private static void waitUntilWatching(ApplicationContext context) throws InterruptedException {
+        CommitWatch watch = context.getBean(CommitWatch.class);
+        assertTrue(watch.applies());
+        Wait.until(watch::version, v -> v != CommitWatch.UNKNOWN, 10);
+    }
+
+    /** A plain connection to the schema of a test context's properties, outside its server. */
+    private static Connection connection(Map<String, Object> properties) throws Exception {
+        Connection c = DriverManager.getConnection(properties.get("datasources.default.url").toString(),
+                properties.get("datasources.default.username").toString(),
+                String.valueOf(properties.getOrDefault("datasources.default.password", "")));
+        try (Statement st = c.createStatement()) {
+            st.execute("SET search_path TO " + properties.get("flyway.datasources.default.schemas"));
+        }
+        return c;
+    }
+}
