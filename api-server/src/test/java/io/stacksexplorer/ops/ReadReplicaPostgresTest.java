@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -63,6 +64,10 @@ class ReadReplicaPostgresTest {
                         assertEquals(200, Http.get(api + "/extended/v2/blocks/" + (n - 1)).status());
                     }
                     assertEquals(200, Http.get(api + "/health/readiness").status());
+                    // The answer cache follows the standby's replayed commits (the second block above
+                    // was asked for after the first had been kept under the same request line).
+                    assertNotEquals(CommitWatch.UNKNOWN, reader.getBean(CommitWatch.class).version(),
+                            "the reader's commit watch reads the standby's snapshots");
                 }
             }
         }
