@@ -53,63 +53,66 @@ class AnswerCachePostgresTest {
 
     @Test
     void aKeptAnswerIsServedWithoutReadingTheDatabase() throws Exception {
-        Map<String, Object> shared = TestDatabase.POSTGRES.freshProperties();
-        try (ApplicationContext writerContext = server(shared)) {
-            ChainWriter writer = writerContext.getBean(ChainWriter.class);
-            CHAIN.stream().limit(3).forEach(writer::writeBlock);
-            // A reader whose watch would next look after an hour: only its own commits (none) move it.
-            Map<String, Object> readerProps = new HashMap<>(shared);
-            readerProps.putAll(RunModeSettings.readonlyProperties());
-            readerProps.put("stacks.answer-cache.watch-interval", "1h");
-            try (ApplicationContext reader = server(readerProps)) {
-                String api = api(reader);
-                waitUntilWatching(reader);
-                Http.Answer first = Http.get(api + "/extended/v2/blocks/2");
-                assertEquals(200, first.status(), first.body());
-                String time = "\"burn_block_time\":";
-                assertFalse(first.body().contains(time + "12345,"), first.body());
+        // A reader whose watch would next look after an hour: only its own commits (none) move it.
+        besideAWriter(Map.of("stacks.answer-cache.watch-interval", "1h"), (shared, writer, api) -> {
+            Http.Answer first = Http.get(api + "/extended/v2/blocks/2");
+            assertEquals(200, first.status(), first.body());
+            String time = "\"burn_block_time\":";
+            assertFalse(first.body().contains(time + "12345,"), first.body());
 
-                try (Connection sql = connection(shared); Statement st = sql.createStatement()) {
-                    assertEquals(1, st.executeUpdate("UPDATE blocks SET burn_block_time = 12345 WHERE block_height = 2"));
-                }
-                Http.Answer kept = Http.get(api + "/extended/v2/blocks/2");
-                assertEquals(first.body(), kept.body(), "the same request line, no commit seen: the kept answer");
-                assertEquals(first.header("ETag"), kept.header("ETag"));
-                Http.Answer head = Http.head(api + "/extended/v2/blocks/2");
-                assertEquals(200, head.status());
-                assertEquals(first.header("ETag"), head.header("ETag"));
-                assertEquals(String.valueOf(first.body().length()), head.header("Content-Length"));
-                assertEquals("", head.body());
-                // Another request line reads the database, which has the change.
-                Http.Answer other = Http.get(api + "/extended/v2/blocks/2?unanchored=false");
-                assertTrue(other.body().contains(time + "12345,"), other.body());
+            try (Connection sql = connection(shared); Statement st = sql.createStatement()) {
+                assertEquals(1, st.executeUpdate("UPDATE blocks SET burn_block_time = 12345 WHERE block_height = 2"));
             }
-            TestDatabase.dropSchemaOf(writerContext);
-        }
+            Http.Answer kept = Http.get(api + "/extended/v2/blocks/2");
+            assertEquals(first.body(), kept.body(), "the same request line, no commit seen: the kept answer");
+            assertEquals(first.header("ETag"), kept.header("ETag"));
+            Http.Answer head = Http.head(api + "/extended/v2/blocks/2");
+            assertEquals(200, head.status());
+            assertEquals(first.header("ETag"), head.header("ETag"));
+            assertEquals(String.valueOf(first.body().length()), head.header("Content-Length"));
+            assertEquals("", head.body());
+            // Another request line reads the database, which has the change.
+            Http.Answer other = Http.get(api + "/extended/v2/blocks/2?unanchored=false");
+            assertTrue(other.body().contains(time + "12345,"), other.body());
+        });
     }
 
     @Test
     void anotherProcessesCommitIsSeenWithinTheWatchInterval() throws Exception {
+        besideAWriter(Map.of(), (shared, writer, api) -> {
+            assertTrue(Http.get(api + "/extended/v2/blocks/latest").body().contains("\"height\":3"));
+            writer.writeBlock(CHAIN.get(3));
+            long committed = System.nanoTime();
+            Http.Answer seen = Wait.until(() -> Http.get(api + "/extended/v2/blocks/latest"),
+                    a -> a.body().contains("\"height\":4"), 10);
+            long lagMillis = (System.nanoTime() - committed) / 1_000_000;
+            assertTrue(seen.body().contains("\"height\":4"), seen.body());
+            // The watch interval is 50 ms; a second is the loose bound of a loaded machine.
+            assertTrue(lagMillis < 1_000, "seen after " + lagMillis + " ms");
+        });
+    }
+
+    /** What a test does with a readonly server beside a writer of its own (another "process"). */
+    @FunctionalInterface
+    private interface ReaderWork {
+        void run(Map<String, Object> shared, ChainWriter writer, String readerApi) throws Exception;
+    }
+
+    /** A writer with three blocks on a fresh schema, a readonly server on it (with {@code readerExtra}), watching. */
+    private static void besideAWriter(Map<String, Object> readerExtra, ReaderWork work) throws Exception {
         Map<String, Object> shared = TestDatabase.POSTGRES.freshProperties();
         try (ApplicationContext writerContext = server(shared)) {
             ChainWriter writer = writerContext.getBean(ChainWriter.class);
             CHAIN.stream().limit(3).forEach(writer::writeBlock);
             Map<String, Object> readerProps = new HashMap<>(shared);
             readerProps.putAll(RunModeSettings.readonlyProperties());
+            readerProps.putAll(readerExtra);
             try (ApplicationContext reader = server(readerProps)) {
-                String api = api(reader);
                 waitUntilWatching(reader);
-                assertTrue(Http.get(api + "/extended/v2/blocks/latest").body().contains("\"height\":3"));
-                writer.writeBlock(CHAIN.get(3));
-                long committed = System.nanoTime();
-                Http.Answer seen = Wait.until(() -> Http.get(api + "/extended/v2/blocks/latest"),
-                        a -> a.body().contains("\"height\":4"), 10);
-                long lagMillis = (System.nanoTime() - committed) / 1_000_000;
-                assertTrue(seen.body().contains("\"height\":4"), seen.body());
-                // The watch interval is 50 ms; a second is the loose bound of a loaded machine.
-                assertTrue(lagMillis < 1_000, "seen after " + lagMillis + " ms");
+                work.run(shared, writer, api(reader));
+            } finally {
+                TestDatabase.dropSchemaOf(writerContext);
             }
-            TestDatabase.dropSchemaOf(writerContext);
         }
     }
 
