@@ -88,7 +88,10 @@ public class CommitWatch implements ApplicationEventListener<ChainCommitted> {
         return settings.isEnabled() && postgres && !closed;
     }
 
-    /** The current version, or {@link #UNKNOWN}; starts the watching thread on its first call. */
+    /**
+     * The current version, or {@link #UNKNOWN}; the first call starts the watching thread where the
+     * cache {@link #applies}. Cheap on every request: a volatile read once started, whatever the database.
+     */
     public long version() {
         if (!started) {
             start();
@@ -101,19 +104,17 @@ public class CommitWatch implements ApplicationEventListener<ChainCommitted> {
         version.incrementAndGet();
     }
 
-    @Override
-    public boolean supports(ChainCommitted event) {
-        return true;
-    }
-
     private synchronized void start() {
-        if (started || !applies()) {
+        if (started) {
             return;
         }
-        thread = new Thread(this::watch, "commit-watch");
-        thread.setDaemon(true);
-        thread.start();
+        // Set on H2 or when switched off too, so that version() never takes this lock again there.
         started = true;
+        if (applies()) {
+            thread = new Thread(this::watch, "commit-watch");
+            thread.setDaemon(true);
+            thread.start();
+        }
     }
 
     private void watch() {

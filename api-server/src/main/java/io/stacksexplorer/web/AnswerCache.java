@@ -44,11 +44,15 @@ import io.stacksexplorer.ops.DatabaseCircuit;
 @ServerFilter("/extended/**")
 class AnswerCache implements Ordered {
 
-    /** The request attribute holding the version read when the request came in. */
-    static final String VERSION = AnswerCache.class.getName() + ".version";
+    /** The request attribute holding the request's key and the version read when it came in. */
+    static final String PENDING = AnswerCache.class.getName() + ".pending";
 
     /** An answer and the version it was read under. */
     private record Kept(long version, HttpCaching.Rendered answer) {
+    }
+
+    /** A request the route answers: where and under which version its answer is kept. */
+    private record Pending(String key, long version) {
     }
 
     private final CommitWatch commits;
@@ -74,28 +78,25 @@ class AnswerCache implements Ordered {
     @Nullable
     MutableHttpResponse<?> answerKept(HttpRequest<?> request) {
         HttpMethod method = request.getMethod();
-        if ((method != HttpMethod.GET && method != HttpMethod.HEAD) || !commits.applies()) {
+        if (method != HttpMethod.GET && method != HttpMethod.HEAD) {
             return null;
         }
         long version = commits.version();
         if (version == CommitWatch.UNKNOWN || circuit.knownDown()) {
             return null;
         }
-        Kept k = kept.getIfPresent(key(request));
+        String key = request.getUri().toString();
+        Kept k = kept.getIfPresent(key);
         if (k != null && k.version() == version) {
             return HttpResponse.ok(k.answer());
         }
-        request.setAttribute(VERSION, version);
+        request.setAttribute(PENDING, new Pending(key, version));
         return null;
     }
 
     /** Keeps a successful answer rendered for this request, under the version read when it came in. */
     void keep(HttpRequest<?> request, HttpCaching.Rendered answer) {
-        request.getAttribute(VERSION, Long.class)
-                .ifPresent(version -> kept.put(key(request), new Kept(version, answer)));
-    }
-
-    private static String key(HttpRequest<?> request) {
-        return request.getUri().toString();
+        request.getAttribute(PENDING, Pending.class)
+                .ifPresent(p -> kept.put(p.key(), new Kept(p.version(), answer)));
     }
 }
