@@ -39,6 +39,7 @@ public class ChainWriter {
     private final MempoolWrites mempool;
     private final CommittedCounters committedCounters = new CommittedCounters();
     private final PendingMempool pendingMempool = new PendingMempool();
+    private final WrittenKeys writtenKeys = new WrittenKeys();
     private final StatisticsSchedule statistics = new StatisticsSchedule();
     /**
      * While a rebuild re-derives the stored payloads: nothing is logged for subscriptions, since the
@@ -509,9 +510,13 @@ public class ChainWriter {
         return "PostgreSQL".equals(c.getMetaData().getDatabaseProductName());
     }
 
-    /** {@code statement} prepared on {@code c}, its parameters bound as the write path binds them. */
-    private static PreparedStatement bound(Connection c, WriteStatement statement, Object... params)
+    /**
+     * {@code statement} prepared on {@code c}, its parameters bound as the write path binds them;
+     * the keys it writes are noted as {@link Statements} notes them.
+     */
+    private PreparedStatement bound(Connection c, WriteStatement statement, Object... params)
             throws SQLException {
+        writtenKeys.noteWrite(statement, params);
         PreparedStatement ps = c.prepareStatement(statement.sql());
         try {
             Statements.bind(ps, params);
@@ -686,7 +691,8 @@ public class ChainWriter {
         T result;
         try {
             result = transactions.executeWrite(status -> {
-                try (Statements sql = new Statements(status.getConnection(), committedCounters, pendingMempool)) {
+                try (Statements sql = new Statements(status.getConnection(), committedCounters, pendingMempool,
+                        writtenKeys)) {
                     used[0] = sql;
                     sql.presumeNewPayloads(presumeNewPayloads);
                     sql.loadPendingMempoolIfWanted();

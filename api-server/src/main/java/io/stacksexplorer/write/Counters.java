@@ -2,6 +2,7 @@ package io.stacksexplorer.write;
 
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -85,6 +86,7 @@ final class Counters {
             keys[i] = e.getKey();
             numbers[i++] = e.getValue();
         }
+        sql.writingKeys(upsert, Arrays.asList(keys));
         sql.addBatch(upsert, sql.array("varchar", keys), sql.array("bigint", numbers));
     }
 

@@ -23,15 +23,16 @@ import java.util.HashSet;
  */
 final class Positions {
 
-    /** The two numbered lists, with their SQL. */
+    /** The two numbered lists, with their SQL and the kind of key of their counters. */
     enum Kind {
         HISTORY(2, WriteSql.HISTORY_KEYS_OF_BLOCK, WriteSql.HISTORY_RENUMBER_FROM,
                 WriteSql.HISTORY_SERVED_IN_BLOCK, WriteSql.SET_HISTORY_POSITION, WriteSql.PRINCIPAL_COUNT,
-                WriteSql.SET_PRINCIPAL_COUNT, WriteSql.SET_PRINCIPAL_COUNTS_POSTGRESQL, WriteSql.INSERT_PRINCIPAL_COUNT),
+                WriteSql.SET_PRINCIPAL_COUNT, WriteSql.SET_PRINCIPAL_COUNTS_POSTGRESQL, WriteSql.INSERT_PRINCIPAL_COUNT,
+                WrittenKeys.Kind.PRINCIPAL_COUNTERS),
         LOGS(3, WriteSql.LOG_KEYS_OF_BLOCK, WriteSql.LOG_RENUMBER_FROM,
                 WriteSql.LOG_SERVED_IN_BLOCK, WriteSql.SET_LOG_POSITION, WriteSql.CONTRACT_LOG_COUNT,
                 WriteSql.SET_CONTRACT_LOG_COUNT, WriteSql.SET_CONTRACT_LOG_COUNTS_POSTGRESQL,
-                WriteSql.INSERT_CONTRACT_LOG_COUNT);
+                WriteSql.INSERT_CONTRACT_LOG_COUNT, WrittenKeys.Kind.CONTRACT_LOG_COUNTERS);
 
         /**
          * Rows read for renumbering are the row's key columns (tx_id, index_block_hash[, event_index]),
@@ -46,10 +47,11 @@ final class Positions {
         final WriteStatement setCount;
         final WriteStatement setCountsPostgresql;
         final WriteStatement insertCount;
+        final WrittenKeys.Kind counterKeys;
 
         Kind(int keyColumns, WriteStatement keysOfBlock, WriteStatement renumberFrom, WriteStatement servedInBlock,
              WriteStatement setPosition, WriteStatement count, WriteStatement setCount,
-             WriteStatement setCountsPostgresql, WriteStatement insertCount) {
+             WriteStatement setCountsPostgresql, WriteStatement insertCount, WrittenKeys.Kind counterKeys) {
             this.keyColumns = keyColumns;
             this.keysOfBlock = keysOfBlock;
             this.renumberFrom = renumberFrom;
@@ -59,6 +61,7 @@ final class Positions {
             this.setCount = setCount;
             this.setCountsPostgresql = setCountsPostgresql;
             this.insertCount = insertCount;
+            this.counterKeys = counterKeys;
         }
 
         /** Chain order: block_height, microblock_sequence, tx_index[, event_index], then tx_id. */
@@ -117,7 +120,9 @@ final class Positions {
         if (current == null) {
             current = committed.get(kind, key);
             if (current == null) {
-                List<Long> stored = sql.query(kind.count, rs -> rs.getLong(1), key);
+                // A key without a counter row (none written: WrittenKeys) has an empty list.
+                List<Long> stored = sql.mayBeStored(kind.counterKeys, List.of(key)).isEmpty() ? List.of()
+                        : sql.query(kind.count, rs -> rs.getLong(1), key);
                 current = stored.isEmpty() ? 0L : stored.get(0);
             }
             loaded.get(kind).put(key, current);
@@ -143,7 +148,9 @@ final class Positions {
         }
         WriteStatement counts = kind == Kind.HISTORY ? WriteSql.PRINCIPAL_COUNTS_IN_CHUNK
                 : WriteSql.CONTRACT_LOG_COUNTS_IN_CHUNK;
-        for (Object[] row : sql.queryIn(counts, missing, rs -> new Object[]{rs.getString(1), rs.getLong(2)})) {
+        // Keys whose counter row was never written (WrittenKeys) are not asked: their lists are empty.
+        for (Object[] row : sql.queryIn(counts, sql.mayBeStored(kind.counterKeys, missing),
+                rs -> new Object[]{rs.getString(1), rs.getLong(2)})) {
             top.put((String) row[0], (Long) row[1]);
             loaded.get(kind).put((String) row[0], (Long) row[1]);
         }

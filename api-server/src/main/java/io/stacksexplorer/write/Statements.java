@@ -84,18 +84,21 @@ final class Statements implements AutoCloseable {
 
     private final CommittedCounters committedCounters;
     private final PendingMempool pendingMempool;
+    /** The keys this process wrote: look-ups of keys never written skip the database ({@link WrittenKeys}). */
+    private final WrittenKeys writtenKeys;
     /** Pending states this transaction set, by transaction id (true: pending); for {@link #pendingMempool}. */
     private final Map<String, Long> pendingChanges = new HashMap<>();
 
     Statements(Connection connection, CommittedCounters committedCounters) throws SQLException {
-        this(connection, committedCounters, new PendingMempool());
+        this(connection, committedCounters, new PendingMempool(), new WrittenKeys());
     }
 
-    Statements(Connection connection, CommittedCounters committedCounters, PendingMempool pendingMempool)
-            throws SQLException {
+    Statements(Connection connection, CommittedCounters committedCounters, PendingMempool pendingMempool,
+               WrittenKeys writtenKeys) throws SQLException {
         this.connection = connection;
         this.committedCounters = committedCounters;
         this.pendingMempool = pendingMempool;
+        this.writtenKeys = writtenKeys;
         // Known from the last committed transaction (one writer: nothing else changes them).
         this.noDeferredPayloads = committedCounters.noDeferredPayloads();
         this.noServedUnanchored = committedCounters.noServedUnanchored();
@@ -345,7 +348,8 @@ final class Statements implements AutoCloseable {
                 unknown.add(hash);
             }
         }
-        storedPayloads.addAll(queryIn(WriteSql.NODE_EVENTS_STORED_IN_CHUNK, unknown, rs -> rs.getString(1)));
+        storedPayloads.addAll(queryIn(WriteSql.NODE_EVENTS_STORED_IN_CHUNK,
+                writtenKeys.mayBeStored(WrittenKeys.Kind.PAYLOAD_HASHES, unknown, this), rs -> rs.getString(1)));
     }
 
     /**
@@ -381,7 +385,8 @@ final class Statements implements AutoCloseable {
         if (unknown.isEmpty()) {
             return;
         }
-        List<String> stored = queryIn(WriteSql.BLOCKS_STORED_IN_CHUNK, unknown, rs -> rs.getString(1));
+        List<String> stored = queryIn(WriteSql.BLOCKS_STORED_IN_CHUNK,
+                writtenKeys.mayBeStored(WrittenKeys.Kind.BLOCKS, unknown, this), rs -> rs.getString(1));
         unknown.removeAll(stored);
         absentBlocks.addAll(unknown);
     }
@@ -504,11 +509,12 @@ final class Statements implements AutoCloseable {
             Set.of(WriteSql.INSERT_TX, WriteSql.SET_MEMPOOL_STATE, WriteSql.SET_MINED_POSTGRESQL);
 
     /** Called for every statement that writes, before it is queued or sent. */
-    private void noteWrite(WriteStatement sql) {
+    private void noteWrite(WriteStatement sql, Object[] params) {
         if (sql.writes().isEmpty()) {
             return;
         }
         wroteAnything = true;
+        writtenKeys.noteWrite(sql, params);
         if (!announcedMempoolIds.isEmpty() && !KEEP_MEMPOOL_ANNOUNCEMENT.contains(sql)
                 && (sql.writes().contains(Table.TXS) || sql.writes().contains(Table.MEMPOOL_TXS))) {
             announcedMempoolIds.clear();
@@ -572,16 +578,20 @@ final class Statements implements AutoCloseable {
     }
 
     private MempoolKnowledge askMempoolKnownOrMined(Collection<String> txIds) throws SQLException {
-        // Only inserts change which ids the mempool holds: queued state changes (pruned, status)
-        // stay queued instead of costing a round trip before every run of mempool deliveries.
-        executeBatch(WriteSql.INSERT_MEMPOOL_TX_STATE);
         Set<String> known = new HashSet<>();
         Set<String> mined = new HashSet<>();
-        int places = txIds.size() <= 1 ? 1 : Math.min(CHUNK, Integer.highestOneBit(txIds.size() - 1) << 1);
-        for (Object[] row : queryChunks(
-                WriteSql.MEMPOOL_KNOWN_OR_MINED_BY_LOG2_PLACES.get(Integer.numberOfTrailingZeros(places)), places,
-                txIds, 2, false, rs -> new Object[]{rs.getString(1), rs.getInt(2)})) {
-            ((Integer) row[1] == 1 ? mined : known).add((String) row[0]);
+        // Ids this process never wrote are in neither table: only the others are asked.
+        List<String> asked = writtenKeys.mayBeStored(WrittenKeys.Kind.TX_IDS, txIds, this);
+        if (!asked.isEmpty()) {
+            // Only inserts change which ids the mempool holds: queued state changes (pruned, status)
+            // stay queued instead of costing a round trip before every run of mempool deliveries.
+            executeBatch(WriteSql.INSERT_MEMPOOL_TX_STATE);
+            int places = asked.size() <= 1 ? 1 : Math.min(CHUNK, Integer.highestOneBit(asked.size() - 1) << 1);
+            for (Object[] row : queryChunks(
+                    WriteSql.MEMPOOL_KNOWN_OR_MINED_BY_LOG2_PLACES.get(Integer.numberOfTrailingZeros(places)), places,
+                    asked, 2, false, rs -> new Object[]{rs.getString(1), rs.getInt(2)})) {
+                ((Integer) row[1] == 1 ? mined : known).add((String) row[0]);
+            }
         }
         for (String txId : txIds) {
             if (queuedCanonicalTxs.contains(txId)) {
@@ -619,7 +629,7 @@ final class Statements implements AutoCloseable {
     }
 
     int update(WriteStatement sql, Object... params) throws SQLException {
-        noteWrite(sql);
+        noteWrite(sql, params);
         flushFor(sql);
         PreparedStatement ps = prepare(sql);
         bind(ps, params);
@@ -627,7 +637,7 @@ final class Statements implements AutoCloseable {
     }
 
     void addBatch(WriteStatement sql, Object... params) throws SQLException {
-        noteWrite(sql);
+        noteWrite(sql, params);
         if (queuedValues != null) {
             List<Object[]> values = queuedValues.computeIfAbsent(sql, k -> new ArrayList<>());
             if (values != TOO_MANY_ROWS) {
@@ -876,7 +886,7 @@ final class Statements implements AutoCloseable {
 
     /** A query of what the database holds, without sending queued rows first: for callers that account for them. */
     private <T> List<T> queryPastTheQueue(WriteStatement sql, RowMapper<T> mapper, Object... params) throws SQLException {
-        noteWrite(sql);
+        noteWrite(sql, params);
         PreparedStatement ps = prepare(sql);
         bind(ps, params);
         List<T> rows = new ArrayList<>();
@@ -890,6 +900,21 @@ final class Statements implements AutoCloseable {
 
     boolean exists(WriteStatement sql, Object... params) throws SQLException {
         return !query(sql, rs -> Boolean.TRUE, params).isEmpty();
+    }
+
+    /** As {@link #exists}, without sending queued rows first: for callers that account for them. */
+    boolean existsPastTheQueue(WriteStatement sql) throws SQLException {
+        return !queryPastTheQueue(sql, rs -> Boolean.TRUE).isEmpty();
+    }
+
+    /** Keys of rows {@code inserter}, declared with {@link WrittenKeys#ADDED_BY_CALLER}, inserts (bound as an array). */
+    void writingKeys(WriteStatement inserter, Collection<String> keys) {
+        writtenKeys.add(inserter, keys);
+    }
+
+    /** Of {@code keys}, those the tables of {@code kind} may hold ({@link WrittenKeys#mayBeStored}). */
+    List<String> mayBeStored(WrittenKeys.Kind kind, Collection<String> keys) throws SQLException {
+        return writtenKeys.mayBeStored(kind, keys, this);
     }
 
     private PreparedStatement prepare(WriteStatement statement) throws SQLException {

@@ -179,6 +179,7 @@ final class UnwrittenMempool {
             params[12 + column] = sql.array(principalTypes[column], values);
         }
         // Queued: sent with the transaction's other last statements in one round trip.
+        sql.writingKeys(WriteSql.INSERT_MEMPOOL_TXS_WITH_PRINCIPALS_POSTGRESQL, entries.keySet());
         sql.addBatch(WriteSql.INSERT_MEMPOOL_TXS_WITH_PRINCIPALS_POSTGRESQL, params);
         sql.countRows(n + principalRows.size() - 1);
         entries.clear();

@@ -38,6 +38,15 @@ final class WriteSql {
             "SELECT index_block_hash FROM blocks WHERE index_block_hash IN (" + CHUNK_OF_KEYS + ")");
 
     static final WriteStatement ANY_BLOCK = reading(BLOCKS).sql("SELECT 1 FROM blocks FETCH FIRST 1 ROWS ONLY");
+    static final WriteStatement ANY_TX = reading(TXS).sql("SELECT 1 FROM txs FETCH FIRST 1 ROWS ONLY");
+    static final WriteStatement ANY_MEMPOOL_TX = reading(MEMPOOL_TXS).sql(
+            "SELECT 1 FROM mempool_txs FETCH FIRST 1 ROWS ONLY");
+    static final WriteStatement ANY_NODE_EVENT = reading(NODE_EVENTS).sql(
+            "SELECT 1 FROM node_events FETCH FIRST 1 ROWS ONLY");
+    static final WriteStatement ANY_PRINCIPAL_COUNT = reading(PRINCIPAL_STATS).sql(
+            "SELECT 1 FROM principal_stats FETCH FIRST 1 ROWS ONLY");
+    static final WriteStatement ANY_CONTRACT_LOG_COUNT = reading(CONTRACT_LOG_STATS).sql(
+            "SELECT 1 FROM contract_log_stats FETCH FIRST 1 ROWS ONLY");
 
     static final WriteStatement CANONICAL_BLOCKS_ABOVE = reading(BLOCKS).sql("""
             SELECT index_block_hash FROM blocks WHERE canonical = TRUE AND block_height > ?""");

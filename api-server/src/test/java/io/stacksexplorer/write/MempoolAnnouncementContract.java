@@ -46,7 +46,7 @@ abstract class MempoolAnnouncementContract {
     @BeforeEach
     void openDatabase() throws SQLException {
         connection = openMigratedDatabase();
-        insertMempoolRowBehindTheWriter(COMMITTED_PENDING);
+        MigratedDatabases.insertMempoolRow(connection, COMMITTED_PENDING);
         insertTxRowBehindTheWriter(COMMITTED_MINED);
         connection.setAutoCommit(false);
         sql = new Statements(connection, new CommittedCounters());
@@ -89,8 +89,8 @@ abstract class MempoolAnnouncementContract {
     @Test
     void announcedIdsAreAnsweredFromTheCommittedRowsAsTheyWereWhenAnnounced() throws SQLException {
         sql.expectMempoolTransactions(List.of(COMMITTED_PENDING, COMMITTED_MINED, NEW));
-        insertMempoolRowBehindTheWriter(NEW);
-        insertMempoolRowBehindTheWriter(NOT_ANNOUNCED);
+        MigratedDatabases.insertMempoolRow(connection, NEW);
+        MigratedDatabases.insertMempoolRow(connection, NOT_ANNOUNCED);
 
         Statements.MempoolKnowledge knowledge =
                 sql.mempoolKnownOrMined(List.of(COMMITTED_PENDING, COMMITTED_MINED, NEW, NOT_ANNOUNCED));
@@ -136,7 +136,7 @@ abstract class MempoolAnnouncementContract {
     @Test
     void stateUpdatesKeepTheAnnouncement() throws SQLException {
         sql.expectMempoolTransactions(List.of(COMMITTED_PENDING, NEW));
-        insertMempoolRowBehindTheWriter(NEW);
+        MigratedDatabases.insertMempoolRow(connection, NEW);
 
         sql.update(WriteSql.SET_MEMPOOL_STATE, true, "pending", COMMITTED_PENDING);
 
@@ -148,19 +148,9 @@ abstract class MempoolAnnouncementContract {
     void anAnnouncementAfterAWriteIsIgnored() throws SQLException {
         sql.addBatch(WriteSql.INSERT_MEMPOOL_PRINCIPAL, "SP000000000000000000002Q6VF78", NEW, 1L);
         sql.expectMempoolTransactions(List.of(NEW));
-        insertMempoolRowBehindTheWriter(NEW);
+        MigratedDatabases.insertMempoolRow(connection, NEW);
 
         assertEquals(Set.of(NEW), sql.mempoolKnownOrMined(List.of(NEW)).known(), "asked");
-    }
-
-    private void insertMempoolRowBehindTheWriter(String txId) throws SQLException {
-        try (PreparedStatement ps = connection.prepareStatement("""
-                INSERT INTO mempool_txs (tx_id, raw_tx, receipt_time, tx_status, pruned, tx_type, nonce, fee_rate,
-                    sender_address, receipt_block_height)
-                VALUES (?, '0x00', 1, 'pending', FALSE, 'token_transfer', 0, 1, 'SP000000000000000000002Q6VF78', 1)""")) {
-            ps.setString(1, txId);
-            ps.executeUpdate();
-        }
     }
 
     private void insertTxRowBehindTheWriter(String txId) throws SQLException {
