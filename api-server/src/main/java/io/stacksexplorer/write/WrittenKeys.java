@@ -28,7 +28,7 @@ import java.util.Set;
  * inserts into a tracked table passes {@link #noteWrite} before it is queued or sent, and its key is
  * added then; a transaction that rolls back leaves keys the tables lack, which only costs a query.
  * A statement that writes a tracked table and is neither a declared inserter nor an UPDATE or
- * DELETE, or more keys than a filter was sized for, makes that kind incomplete for the life of the
+ * DELETE, or more keys than the kind's maximum, makes that kind incomplete for the life of the
  * process: its look-ups go to the database, as before. So do tables that held rows when first asked
  * (a server restarted on a filled database).
  */
@@ -115,8 +115,7 @@ final class WrittenKeys {
                 return;
             }
             if (++added > maxKeys) {
-                state = State.INCOMPLETE;
-                levels = List.of();
+                markIncomplete();
                 return;
             }
             if (added > sizedFor) {
@@ -128,6 +127,22 @@ final class WrittenKeys {
                 levels = List.copyOf(more);
             }
             levels.get(levels.size() - 1).put(key);
+        }
+
+        synchronized void markIncomplete() {
+            state = State.INCOMPLETE;
+            levels = List.of();
+        }
+
+        /**
+         * The first look-up's answer: complete when the tables were empty, unless the kind was
+         * made incomplete meanwhile. One lock with {@link #add} and {@link #markIncomplete}, so
+         * that neither is overwritten.
+         */
+        synchronized void settle(boolean tablesEmpty) {
+            if (state == State.UNKNOWN) {
+                state = tablesEmpty ? State.COMPLETE : State.INCOMPLETE;
+            }
         }
 
         static boolean mightHold(List<BloomFilter<CharSequence>> in, String key) {
@@ -173,7 +188,7 @@ final class WrittenKeys {
                     add(kind, (String) params[keyAt]);
                 }
             } else if (!removesOrUpdatesOnly(sql)) {
-                filters.get(kind).state = State.INCOMPLETE;
+                filters.get(kind).markIncomplete();
             }
         }
     }
@@ -206,11 +221,7 @@ final class WrittenKeys {
                 empty &= !sql.existsPastTheQueue(anyRow);
             }
             // Rows queued and not yet sent are in the filter already: they were added when queued.
-            synchronized (this) {
-                if (filter.state == State.UNKNOWN) {
-                    filter.state = empty ? State.COMPLETE : State.INCOMPLETE;
-                }
-            }
+            filter.settle(empty);
         }
         List<BloomFilter<CharSequence>> written = filter.levels;
         if (filter.state != State.COMPLETE) {
