@@ -109,6 +109,34 @@ public class EventIngestor {
                 new RawPayload(id, raw.path(), raw.body(), raw.receivedAt(), raw.payloadHash()), prepared.content());
     }
 
+    /** Whether {@link #acceptAll} may run ahead of {@link #deriveAccepted} (PostgreSQL, see ChainWriter). */
+    public boolean storesAheadOfDerivation() {
+        return writer.storesAheadOfDerivation();
+    }
+
+    /**
+     * Stores deliveries {@link #prepare}d before, in this order, in one commit of their own
+     * ({@link ChainWriter#acceptAll}), for {@link #deriveAccepted} to derive: a replay's storing half.
+     * Not synchronized: it runs while {@link #deriveAccepted} holds this ingestor on the deriving
+     * thread.
+     *
+     * @return the deliveries stored now, with their ids; those stored before are acknowledged and
+     *         left out (counted as payloads, nothing to derive)
+     */
+    public List<Delivery> acceptAll(List<Delivery> deliveries) {
+        List<RawPayload> stored = writer.acceptAll(deliveries.stream().map(Delivery::raw).toList());
+        List<Delivery> accepted = new ArrayList<>(stored.size());
+        int next = 0;
+        for (Delivery delivery : deliveries) {
+            if (next < stored.size() && stored.get(next).payloadHash().equals(delivery.raw().payloadHash())) {
+                accepted.add(new Delivery(stored.get(next++), delivery.content()));
+            } else {
+                count(delivery.raw(), 0, 0, 0, 0, 0);
+            }
+        }
+        return accepted;
+    }
+
     /**
      * The deriving thread's half: derives deliveries {@link #accept}ed before, in their order, as
      * one database transaction that also moves the 'derived' cursor past the last of them.

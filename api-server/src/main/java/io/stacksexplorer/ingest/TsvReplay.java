@@ -14,16 +14,30 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 import java.time.format.DateTimeParseException;
 import java.util.function.LongConsumer;
 
 /**
  * Replays a recorded event log (the peer's TSV export: id, received timestamp, path, JSON body per
- * line) through {@link EventIngestor}, in file order, 200 consecutive payloads per
- * database transaction (system property {@code stacks.replay.batch}); the lines are read, parsed
- * and checked on a thread of their own while the previous batch is written. Rerunning it is idempotent: payloads stored before are acknowledged and
- * not derived again; a replay killed mid-way lost only its open transaction, which a rerun redoes.
+ * line) through {@link EventIngestor}, in file order, 200 consecutive payloads per batch (system
+ * property {@code stacks.replay.batch}). Three threads work on consecutive batches at once: one
+ * reads, parses and checks the lines; the caller's stores a batch's payloads in one commit
+ * ({@link EventIngestor#acceptAll}); a third derives the batch stored before it, its rows in one
+ * database transaction ({@link EventIngestor#deriveAccepted}), on a second database connection. The
+ * raw payloads are about a fifth of PostgreSQL's work in a replay; stored beside the derivation
+ * they no longer lengthen it. On PostgreSQL only (see {@link EventIngestor#storesAheadOfDerivation});
+ * on H2, and with {@code -Dstacks.replay.storeAhead=false}, payloads and rows are one transaction
+ * per batch on one connection.
+ *
+ * <p>Rerunning it is idempotent: payloads stored before are acknowledged and not derived again. A
+ * replay killed mid-way leaves payloads stored and not yet derived (between the derive cursors,
+ * V202); the next replay or server start derives them first, before anything else.
  */
 public final class TsvReplay {
 
@@ -46,6 +60,8 @@ public final class TsvReplay {
      */
     static final int BATCH_PAYLOADS = Integer.getInteger("stacks.replay.batch", 200);
     static final long BATCH_BYTES = 8L << 20;
+    /** Whether payloads are stored a batch ahead of their derivation (see the class comment). */
+    static final boolean STORE_AHEAD = Boolean.parseBoolean(System.getProperty("stacks.replay.storeAhead", "true"));
 
     private TsvReplay() {
     }
@@ -89,7 +105,8 @@ public final class TsvReplay {
         long rejected = 0;
         // Reading, parsing and checking run one batch ahead on a thread of their own, so that the
         // writer's thread only writes (and waits for the database) while the next lines are prepared.
-        try (LinePreparer preparer = LinePreparer.start(source)) {
+        boolean storeAhead = STORE_AHEAD && ingestor.storesAheadOfDerivation();
+        try (LinePreparer preparer = LinePreparer.start(source); Deriving deriving = new Deriving(ingestor)) {
             List<PreparedLine> batch;
             while (!(batch = preparer.nextBatch(BATCH_PAYLOADS, BATCH_BYTES)).isEmpty()) {
                 List<PreparedLine> delivered = new ArrayList<>(batch.size());
@@ -110,19 +127,97 @@ public final class TsvReplay {
                         progress.accept(characters[0] += line.bytes() + 1);
                     }
                 }
-                // Consecutive payloads in one database transaction (see EventIngestor#ingestAll).
-                // Deliveries are done in order: the n-th done is the n-th delivered line.
-                int[] done = {0};
-                ingestor.ingestAll(delivered.stream().map(PreparedLine::delivery).toList(), delivery -> {
-                    lines[0]++;
-                    progress.accept(characters[0] += delivered.get(done[0]++).bytes() + 1);
-                });
+                List<EventIngestor.Delivery> deliveries = delivered.stream().map(PreparedLine::delivery).toList();
+                // Counted on this thread once derived (or acknowledged), so that the line count and
+                // the progress move forward in order.
+                Runnable done = () -> {
+                    for (PreparedLine line : delivered) {
+                        lines[0]++;
+                        progress.accept(characters[0] += line.bytes() + 1);
+                    }
+                };
+                if (storeAhead) {
+                    // Committed before its derivation starts; derived while the next batch is stored.
+                    deriving.submit(ingestor.acceptAll(deliveries), done);
+                } else {
+                    // Payloads and rows in one database transaction (see EventIngestor#ingestAll).
+                    ingestor.ingestAll(deliveries, delivery -> {
+                    });
+                    done.run();
+                }
                 if (stop != null) {
+                    deriving.awaitInFlight();
                     throw stop;
                 }
             }
+            deriving.awaitInFlight();
         }
         return new Summary(lines[0], rejected, ingestor.stats().minus(before), (System.nanoTime() - started) / 1e9);
+    }
+
+    /**
+     * The deriving thread: one stored batch derived at a time, while the caller stores the next; a
+     * failure comes back to the caller at its next {@link #submit} or {@link #awaitInFlight}.
+     */
+    static final class Deriving implements AutoCloseable {
+
+        private final EventIngestor ingestor;
+        private final ExecutorService thread = Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "replay-derive");
+            t.setDaemon(true);
+            return t;
+        });
+        private Future<?> inFlight;
+        private Runnable whenDerived;
+
+        Deriving(EventIngestor ingestor) {
+            this.ingestor = ingestor;
+        }
+
+        /** Waits for the batch in flight, then hands {@code stored} to the deriving thread. */
+        void submit(List<EventIngestor.Delivery> stored, Runnable whenDone) throws IOException {
+            awaitInFlight();
+            inFlight = thread.submit(() -> ingestor.deriveAccepted(stored));
+            whenDerived = whenDone;
+        }
+
+        /** Waits until the batch in flight is derived (and runs its completion); rethrows its failure. */
+        void awaitInFlight() throws IOException {
+            if (inFlight == null) {
+                return;
+            }
+            try {
+                inFlight.get();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new InterruptedIOException("replay interrupted");
+            } catch (ExecutionException e) {
+                if (e.getCause() instanceof RuntimeException failure) {
+                    throw failure;
+                }
+                if (e.getCause() instanceof Error error) {
+                    throw error;
+                }
+                throw new IllegalStateException(e.getCause());
+            } finally {
+                inFlight = null;
+            }
+            whenDerived.run();
+        }
+
+        /**
+         * Lets a derivation in flight finish (its transaction is not cut short by an interrupt) and
+         * ends the thread; what it has not derived is derived at the next start.
+         */
+        @Override
+        public void close() {
+            thread.shutdown();
+            try {
+                thread.awaitTermination(1, TimeUnit.HOURS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
     }
 
     /**

@@ -714,6 +714,14 @@ final class Statements implements AutoCloseable {
     /** Sends the queued rows in one COPY on this transaction's connection; one update count per row. */
     private int[] copy(CopyRows copy) throws SQLException {
         int rows = copy.rows();
+        copyIn(connection, copy);
+        int[] counts = new int[rows];
+        Arrays.fill(counts, 1);
+        return counts;
+    }
+
+    /** Sends {@code copy}'s rows in one COPY on {@code connection} (PostgreSQL), then clears them. */
+    static void copyIn(Connection connection, CopyRows copy) throws SQLException {
         // Chunk by chunk into the stream (CopyRows#CHUNK_CHARS): no copy of the whole text is made.
         CopyIn stream = connection.unwrap(PGConnection.class).getCopyAPI().copyIn(copy.copySql());
         try {
@@ -734,9 +742,6 @@ final class Statements implements AutoCloseable {
         } finally {
             copy.clear();
         }
-        int[] counts = new int[rows];
-        Arrays.fill(counts, 1);
-        return counts;
     }
 
     void executeAllBatches() throws SQLException {

@@ -395,6 +395,9 @@ final class WriteSql {
     /** For a chunk of hashes ({@link Statements#queryIn}). */
     static final WriteStatement NODE_EVENTS_STORED_IN_CHUNK = reading(NODE_EVENTS).sql(
             "SELECT payload_hash FROM node_events WHERE payload_hash IN (" + CHUNK_OF_KEYS + ")");
+    /** For a chunk of hashes ({@link Statements#CHUNK}): the ids of the payloads stored under them. */
+    static final WriteStatement NODE_EVENT_IDS_IN_CHUNK = reading(NODE_EVENTS).sql(
+            "SELECT payload_hash, id FROM node_events WHERE payload_hash IN (" + CHUNK_OF_KEYS + ")");
     static final WriteStatement NODE_EVENT_ID = reading(NODE_EVENTS).sql(
             "SELECT id FROM node_events WHERE payload_hash = ?");
     /** Whether any payload waits for its parent block (partial index on PostgreSQL, V105). */

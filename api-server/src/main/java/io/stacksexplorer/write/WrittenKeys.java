@@ -214,11 +214,22 @@ final class WrittenKeys {
      * complete. The first call of a kind asks {@code sql} whether its tables are empty.
      */
     List<String> mayBeStored(Kind kind, Collection<String> keys, Statements sql) throws SQLException {
+        return mayBeStored(kind, keys, sql::existsPastTheQueue);
+    }
+
+    /** Whether a statement of {@link Kind#anyRow} finds a row (asked once per kind, see {@link #mayBeStored}). */
+    @FunctionalInterface
+    interface RowProbe {
+        boolean exists(WriteStatement anyRow) throws SQLException;
+    }
+
+    /** As {@link #mayBeStored(Kind, Collection, Statements)}, for a caller outside {@link Statements} (plain JDBC). */
+    List<String> mayBeStored(Kind kind, Collection<String> keys, RowProbe probe) throws SQLException {
         Filter filter = filters.get(kind);
         if (filter.state == State.UNKNOWN) {
             boolean empty = true;
             for (WriteStatement anyRow : kind.anyRow) {
-                empty &= !sql.existsPastTheQueue(anyRow);
+                empty &= !probe.exists(anyRow);
             }
             // Rows queued and not yet sent are in the filter already: they were added when queued.
             filter.settle(empty);

@@ -79,6 +79,43 @@ abstract class AfterAnswerDerivationContract {
         }
     }
 
+    /**
+     * A replay stores each batch before its deriving thread writes the batch's rows (TsvReplay); one
+     * stopped between the two leaves stored payloads not derived. An observer deriving before its
+     * answers (the default) derives them before it listens, to the rows a clean ingest writes.
+     */
+    @Test
+    void payloadsStoredAndNotDerivedAreDerivedBeforeAnObserverDerivingBeforeItsAnswersListens() throws Exception {
+        List<EventIngestor.Delivery> deliveries = new ArrayList<>();
+        for (Payload payload : log) {
+            deliveries.add(EventIngestor.prepare(payload.path(), payload.body(), 1_700_000_000L));
+        }
+        Map<String, List<String>> clean;
+        try (IngestServer server = IngestServer.start(database(), "0x00000001")) {
+            server.ingestor().ingestAll(deliveries, delivery -> {
+            });
+            clean = dump(server);
+        }
+        try (IngestServer server = IngestServer.start(database(), "0x00000001")) {
+            ChainWriter writer = server.context().getBean(ChainWriter.class);
+            // The storing half of a replay, its deriving half never run.
+            List<EventIngestor.Delivery> stored = server.ingestor().acceptAll(deliveries);
+            assertTrue(stored.size() > 100, "the log was stored: " + stored.size());
+            assertEquals(new ChainWriter.Backlog(0, stored.get(stored.size() - 1).raw().storedId()), writer.backlog());
+            assertTrue(server.ingestor().acceptAll(deliveries).isEmpty(), "stored before: acknowledged, not again");
+
+            EventObserverListener restarted = new EventObserverListener(server.ingestor(),
+                    server.context().getBean(EventObserverSettings.class));
+            restarted.stop();
+            assertTrue(writer.backlog().isEmpty(), "derived before listening: " + writer.backlog());
+            Map<String, List<String>> derived = dump(server);
+            assertTrue(derived.get("blocks").size() > 100, "the log was derived");
+            for (String table : clean.keySet()) {
+                assertEquals(clean.get(table), derived.get(table), table);
+            }
+        }
+    }
+
     @Test
     void aPayloadThatCannotBeUnderstoodIsRefusedAndNothingIsStored() throws Exception {
         try (IngestServer server = IngestServer.start(database(), "0x00000001", AFTER_ANSWER)) {
