@@ -23,7 +23,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  * <p>Nothing answered is lost: a payload is answered only once stored, and the stored payloads not
  * yet derived (between the 'derived' and 'accepted' cursors, V202) are derived at the next start,
- * before the listener accepts anything, when this process stops or dies first.
+ * before the listener accepts anything (EventObserverListener), when this process stops or dies first.
  *
  * <p>Bounded: payloads waiting here hold at most {@code deriveBacklogBytes} of bodies; beyond it the
  * observer thread waits before answering, so a node can never run ahead of derivation by more.
@@ -49,17 +49,13 @@ final class AfterAnswerDerivation {
     private final AtomicInteger notDerived = new AtomicInteger();
 
     /**
-     * Derives what an earlier process answered and did not derive (synchronously: the caller starts
-     * listening only afterwards), then starts the deriving thread.
+     * Starts the deriving thread. What an earlier process answered and did not derive is derived
+     * before, by the listener (EventObserverListener), in either mode.
      */
     AfterAnswerDerivation(EventIngestor ingestor, long backlogBytes) {
         this.ingestor = ingestor;
         this.roomKib = (int) Math.max(1, Math.min(Integer.MAX_VALUE, backlogBytes / KIB));
         this.room = new Semaphore(roomKib);
-        long left = ingestor.deriveBacklog(MAX_PER_TRANSACTION);
-        if (left > 0) {
-            LOG.info("derived {} payloads answered but not derived before the last stop", left);
-        }
         this.thread = new Thread(this::run, "event-derivation");
         thread.setDaemon(false);
         thread.start();

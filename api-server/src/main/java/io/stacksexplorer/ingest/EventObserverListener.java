@@ -55,16 +55,15 @@ public class EventObserverListener {
                     t.setDaemon(false);
                     return t;
                 });
-        // Before listening: what an earlier process stored and did not derive (answered after the
-        // answer, or a replay stopped between storing a batch and deriving it) is derived first.
+        // Before listening, in either mode: what an earlier process stored and did not derive
+        // (answered before its derivation, or a replay stopped between storing a batch and
+        // deriving it) is derived first.
+        long left = ingestor.deriveBacklog(AfterAnswerDerivation.MAX_PER_TRANSACTION);
+        if (left > 0) {
+            LOG.info("derived {} payloads stored but not derived before the last stop", left);
+        }
         this.derivation = settings.isDeriveAfterAnswer()
                 ? new AfterAnswerDerivation(ingestor, settings.getDeriveBacklogBytes()) : null;
-        if (derivation == null) {
-            long left = ingestor.deriveBacklog(AfterAnswerDerivation.MAX_PER_TRANSACTION);
-            if (left > 0) {
-                LOG.info("derived {} payloads stored but not derived before the last stop", left);
-            }
-        }
         this.listener = new SeparateHttpListener("event-observer", settings.getHost(), settings.getPort(),
                 new SeparateHttpListener.Limits(settings.getMaxBodyBytes(), settings.getRequestTimeoutSeconds(),
                         settings.getIdleTimeoutSeconds()),

@@ -16,10 +16,9 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashMap;
-import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.function.Supplier;
 
 /**
@@ -388,37 +387,35 @@ public class ChainWriter {
             return List.of();
         }
         return plainTransaction(false, c -> {
-            Set<String> seen = storedPayloadHashes(c, raws);
-            List<RawPayload> fresh = new ArrayList<>(raws.size());
+            // The new payloads by hash, in arrival order; one twice in the list is stored once.
+            Map<String, RawPayload> fresh = new LinkedHashMap<>();
             for (RawPayload raw : raws) {
-                if (raw.storedId() == null && seen.add(raw.payloadHash())) {
-                    fresh.add(raw);
+                if (raw.storedId() == null) {
+                    fresh.putIfAbsent(raw.payloadHash(), raw);
                 }
             }
+            List<String> maybe = writtenKeys.mayBeStored(WrittenKeys.Kind.PAYLOAD_HASHES, fresh.keySet(), anyRow -> {
+                try (var probe = bound(c, anyRow); ResultSet rs = probe.executeQuery()) {
+                    return rs.next();
+                }
+            });
+            queryInChunks(c, WriteSql.NODE_EVENTS_STORED_IN_CHUNK, maybe, rs -> fresh.remove(rs.getString(1)));
             if (fresh.isEmpty()) {
                 return List.of();
             }
             // By COPY, as the replay's other append-only rows (CopyRows); their ids are read back.
             CopyRows copy = CopyRows.forInsert(WriteSql.INSERT_NODE_EVENT.sql());
-            List<String> freshHashes = new ArrayList<>(fresh.size());
-            for (RawPayload raw : fresh) {
+            for (RawPayload raw : fresh.values()) {
                 Object[] params = {raw.receivedAt(), raw.path(), raw.payloadHash(), raw.body()};
                 writtenKeys.noteWrite(WriteSql.INSERT_NODE_EVENT, params);
                 copy.add(params);
-                freshHashes.add(raw.payloadHash());
             }
             Statements.copyIn(c, copy);
             Map<String, Long> ids = new HashMap<>();
-            for (List<String> chunk : Lists.partition(freshHashes, Statements.CHUNK)) {
-                try (var query = bound(c, WriteSql.NODE_EVENT_IDS_IN_CHUNK, Arrays.copyOf(chunk.toArray(), Statements.CHUNK));
-                     ResultSet rs = query.executeQuery()) {
-                    while (rs.next()) {
-                        ids.put(rs.getString(1), rs.getLong(2));
-                    }
-                }
-            }
+            queryInChunks(c, WriteSql.NODE_EVENT_IDS_IN_CHUNK, new ArrayList<>(fresh.keySet()),
+                    rs -> ids.put(rs.getString(1), rs.getLong(2)));
             List<RawPayload> accepted = new ArrayList<>(fresh.size());
-            for (RawPayload raw : fresh) {
+            for (RawPayload raw : fresh.values()) {
                 accepted.add(new RawPayload(ids.get(raw.payloadHash()), raw.path(), raw.body(), raw.receivedAt(),
                         raw.payloadHash()));
             }
@@ -430,29 +427,26 @@ public class ChainWriter {
         });
     }
 
-    /** Of the new payloads among {@code raws}, the hashes stored already: a query per {@value Statements#CHUNK}. */
-    private Set<String> storedPayloadHashes(Connection c, List<RawPayload> raws) throws SQLException {
-        List<String> hashes = new ArrayList<>(raws.size());
-        for (RawPayload raw : raws) {
-            if (raw.storedId() == null) {
-                hashes.add(raw.payloadHash());
-            }
-        }
-        List<String> maybe = writtenKeys.mayBeStored(WrittenKeys.Kind.PAYLOAD_HASHES, hashes, anyRow -> {
-            try (var probe = bound(c, anyRow); ResultSet rs = probe.executeQuery()) {
-                return rs.next();
-            }
-        });
-        Set<String> stored = new HashSet<>();
-        for (List<String> chunk : Lists.partition(maybe, Statements.CHUNK)) {
-            try (var query = bound(c, WriteSql.NODE_EVENTS_STORED_IN_CHUNK, Arrays.copyOf(chunk.toArray(), Statements.CHUNK));
+    @FunctionalInterface
+    private interface RowReader {
+        void read(ResultSet rs) throws SQLException;
+    }
+
+    /**
+     * Runs {@code inChunk}, whose parameters are {@value Statements#CHUNK} places for keys, on
+     * {@code c} for {@code keys}, a chunk per query (unused places NULL), as {@link Statements}'
+     * queryIn does inside a transaction of this writer.
+     */
+    private void queryInChunks(Connection c, WriteStatement inChunk, List<String> keys, RowReader each)
+            throws SQLException {
+        for (List<String> chunk : Lists.partition(keys, Statements.CHUNK)) {
+            try (var query = bound(c, inChunk, Arrays.copyOf(chunk.toArray(), Statements.CHUNK));
                  ResultSet rs = query.executeQuery()) {
                 while (rs.next()) {
-                    stored.add(rs.getString(1));
+                    each.read(rs);
                 }
             }
         }
-        return stored;
     }
 
     /**
