@@ -119,8 +119,9 @@ public final class Application implements Callable<Integer> {
         }
         props.put("stacks.event-observer.host", env.getOrDefault("STACKS_CORE_EVENT_HOST", "127.0.0.1"));
         props.put("stacks.event-observer.port", Integer.parseInt(env.getOrDefault("STACKS_CORE_EVENT_PORT", "3700")));
-        boolean deriveAfterAnswer = EventObserverSettings.deriveAfterAnswer(env.get("STACKS_OBSERVER_DERIVE"));
-        if (deriveAfterAnswer && !StorageSettings.usesPostgres(env)) {
+        boolean onPostgres = StorageSettings.usesPostgres(env);
+        boolean deriveAfterAnswer = EventObserverSettings.deriveAfterAnswer(env.get("STACKS_OBSERVER_DERIVE"), onPostgres);
+        if (deriveAfterAnswer && !onPostgres) {
             // ObserverCrashTest once ended with one principal_txs row written twice on H2 in this mode
             // (CI, 2026-11-25); until that is understood, the mode is PostgreSQL's only (issue 21).
             throw new IllegalArgumentException("STACKS_OBSERVER_DERIVE=after-answer needs PostgreSQL (PG_HOST);"

@@ -35,10 +35,16 @@ class ApplicationPropertiesTest {
     }
 
     @Test
-    void derivationBeforeTheAnswerUnlessAskedOtherwise() {
+    void derivationAfterTheAnswerOnPostgresBeforeItOnH2UnlessAskedOtherwise() {
         assertEquals(false, Application.startupProperties(Map.of()).get("stacks.event-observer.derive-after-answer"));
+        assertEquals(true, Application.startupProperties(Map.of("PG_HOST", "localhost"))
+                .get("stacks.event-observer.derive-after-answer"));
+        assertEquals(true, Application.startupProperties(Map.of("PG_HOST", "localhost", "STACKS_OBSERVER_DERIVE", " "))
+                .get("stacks.event-observer.derive-after-answer"));
         assertEquals(false, Application.startupProperties(Map.of("STACKS_OBSERVER_DERIVE", "before-answer"))
                 .get("stacks.event-observer.derive-after-answer"));
+        assertEquals(false, Application.startupProperties(Map.of("STACKS_OBSERVER_DERIVE", "before-answer",
+                "PG_HOST", "localhost")).get("stacks.event-observer.derive-after-answer"));
         assertEquals(true, Application.startupProperties(Map.of("STACKS_OBSERVER_DERIVE", "After-Answer",
                 "PG_HOST", "localhost")).get("stacks.event-observer.derive-after-answer"));
         IllegalArgumentException onH2 = assertThrows(IllegalArgumentException.class,

@@ -27,9 +27,10 @@ import static io.stacksexplorer.listener.SeparateHttpListener.problem;
  * the node's deliveries.
  *
  * <p>Answers: 200 once stored and committed (or when already stored, or for a path nothing is
- * derived from). By default what the payload derives is in the same commit; with
- * {@code STACKS_OBSERVER_DERIVE=after-answer} it is written right after the answer by
- * {@link AfterAnswerDerivation}, and the commit before the answer holds the payload alone; 400 with the reason for a payload that cannot be understood (nothing written);
+ * derived from). With {@code STACKS_OBSERVER_DERIVE=before-answer} (H2's default) what the payload
+ * derives is in the same commit; with {@code after-answer} (PostgreSQL's default) it is written right
+ * after the answer by {@link AfterAnswerDerivation}, and the commit before the answer holds the
+ * payload alone; 400 with the reason for a payload that cannot be understood (nothing written);
  * 413 for a body over {@code max-body-bytes}; 503 when the database is unavailable, so that the
  * node retries. Errors have the public API's RFC 9457 shape.
  */

@@ -28,19 +28,30 @@ public class EventObserverSettings {
      */
     private boolean fsyncEachPayload;
     /**
-     * {@code STACKS_OBSERVER_DERIVE=after-answer} (PostgreSQL only): a delivery is answered 200 once its payload is
-     * stored and committed, and what it derives is written by a second thread right after, many
-     * payloads per transaction (see {@link AfterAnswerDerivation}); reads see it a moment later.
-     * {@code before-answer} (the default): the payload and everything derived from it are one commit,
-     * made before the answer, so a read issued after the 200 sees it.
+     * {@code STACKS_OBSERVER_DERIVE=after-answer} (PostgreSQL only; its default there): a delivery is
+     * answered 200 once its payload is stored and committed, and what it derives is written by a
+     * second thread right after, many payloads per transaction (see {@link AfterAnswerDerivation});
+     * reads see it a moment later. {@code before-answer} (the default on H2): the payload and
+     * everything derived from it are one commit, made before the answer, so a read issued after the
+     * 200 sees it. The bean's own default is before-answer; the application maps the environment.
      */
     private boolean deriveAfterAnswer;
     /** After-answer: most bytes of payloads answered and waiting to be derived (the next answer waits beyond). */
     private long deriveBacklogBytes = 64L * 1024 * 1024;
 
-    /** The value of {@code STACKS_OBSERVER_DERIVE}: unset or {@code before-answer}, or {@code after-answer}. */
-    public static boolean deriveAfterAnswer(String setting) {
-        if (setting == null || setting.isBlank() || setting.trim().equalsIgnoreCase("before-answer")) {
+    /**
+     * The value of {@code STACKS_OBSERVER_DERIVE}: {@code before-answer}, {@code after-answer}, or
+     * unset, which means after-answer on PostgreSQL and before-answer on H2. Why after-answer is
+     * PostgreSQL's default: a 200 promises the same either way (the payload is stored for good), a
+     * node syncing from genesis waits for every answer and gets about 1.5 to 2 times the blocks per
+     * second (docs/performance.md), and nobody but the node can tell when its 200 was sent, so reads
+     * a few milliseconds later cost no reader anything. On H2 it is refused (see Application).
+     */
+    public static boolean deriveAfterAnswer(String setting, boolean onPostgres) {
+        if (setting == null || setting.isBlank()) {
+            return onPostgres;
+        }
+        if (setting.trim().equalsIgnoreCase("before-answer")) {
             return false;
         }
         if (setting.trim().equalsIgnoreCase("after-answer")) {

@@ -91,8 +91,9 @@ class ObserverCrashTest {
     }
 
     @Test
-    void killedOnPostgresEveryAcknowledgedPayloadSurvivesAndTheEndEqualsACleanIngest(@TempDir Path dir) throws Exception {
-        onPostgres(Map.of(), POSTGRES_KILLS, false, dir);
+    void killedOnPostgresDerivingBeforeTheAnswerEveryAcknowledgedPayloadSurvivesAndTheEndEqualsACleanIngest(
+            @TempDir Path dir) throws Exception {
+        onPostgres(Map.of("STACKS_OBSERVER_DERIVE", "before-answer"), POSTGRES_KILLS, false, dir);
     }
 
     /** {@link #run} on a PostgreSQL schema of its own, with {@code extraEnv} for the server; the schema is dropped after. */
