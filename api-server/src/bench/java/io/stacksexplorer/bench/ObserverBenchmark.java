@@ -266,7 +266,8 @@ class ObserverBenchmark {
         }
     }
 
-    private static void dropSchema(Map<String, String> env, String schema) throws SQLException {
+    /** Drops a server's PostgreSQL schema (PG_* of {@code env}) after a run; also used by SubscriptionBenchmark. */
+    static void dropSchema(Map<String, String> env, String schema) throws SQLException {
         try (Connection c = DriverManager.getConnection("jdbc:postgresql://" + env.get("PG_HOST") + ":" + env.get("PG_PORT")
                 + "/" + env.get("PG_DATABASE"), env.get("PG_USER"), env.getOrDefault("PG_PASSWORD", ""));
              Statement st = c.createStatement()) {

@@ -3,6 +3,7 @@ package io.stacksexplorer.bench;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.stacksexplorer.generate.GenerateCommand;
+import io.stacksexplorer.http.TestDatabase;
 import io.stacksexplorer.ingest.NodeFeeder;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
@@ -42,9 +43,14 @@ import java.util.regex.Pattern;
  * 0: every one must have received every block notification, once, in order. The server's CPU
  * (from /proc) and heap (jcmd GC.heap_info, after a full GC) are sampled around the run.
  *
+ * <p>{@code bench.databases} (default {@code h2}): {@code h2} and/or {@code postgres} (the test
+ * PostgreSQL, a schema of its own per run, with {@code -Dpg.tests=true}); {@code bench.derive}
+ * ({@code STACKS_OBSERVER_DERIVE} for PostgreSQL runs; unset: the server's default, after-answer):
+ * a block derived after the observer's 200 reaches subscribers that much later.
+ *
  * <pre>
  * mvn -B -o verify -pl spec,api-server -Pbenchmarks -Dbenchmark=SubscriptionBenchmark \
- *     [-Dbench.subscribers=1000] [-Dbench.blocks=60]
+ *     [-Dbench.subscribers=1000] [-Dbench.blocks=60] [-Dpg.tests=true -Dbench.databases=h2,postgres]
  * </pre>
  */
 @EnabledIfSystemProperty(named = "benchmarks", matches = "true")
@@ -57,8 +63,10 @@ class SubscriptionBenchmark {
     private static final long SEED = Long.getLong("bench.seed", 7);
     /** Blocks whose latency is not counted (the server's JIT warms up on them); delivery is still checked. */
     private static final int WARMUP = Integer.getInteger("bench.warmup", 3);
+    private static final List<String> DATABASES = List.of(System.getProperty("bench.databases", "h2").split(","));
+    private static final String DERIVE = System.getProperty("bench.derive", "");
 
-    private record Run(String transport, int subscribers, int blocks, int txs, long[] latenciesMicros, long late,
+    private record Run(String database, String transport, int subscribers, int blocks, int txs, long[] latenciesMicros, long late,
                        long lost, long duplicatesOrDisorder, double cpuPercent, String heap, double seconds) {
     }
 
@@ -79,20 +87,35 @@ class SubscriptionBenchmark {
         }
         List<NodeFeeder.Payload> payloads = NodeFeeder.read(log);
         List<Run> runs = new ArrayList<>();
-        for (String transport : List.of("websocket", "sse")) {
-            runs.add(run(module.resolve("target/api-server.jar"), work, transport, payloads));
-            System.out.println(runs.get(runs.size() - 1));
+        for (String database : DATABASES) {
+            for (String transport : List.of("websocket", "sse")) {
+                runs.add(run(module.resolve("target/api-server.jar"), work, database, transport, payloads));
+                System.out.println(runs.get(runs.size() - 1));
+            }
         }
         System.out.println(table(runs));
     }
 
-    private static Run run(Path jar, Path work, String transport, List<NodeFeeder.Payload> payloads) throws Exception {
+    private static Run run(Path jar, Path work, String database, String transport, List<NodeFeeder.Payload> payloads)
+            throws Exception {
         int apiPort = freePort();
         int observerPort = freePort();
-        Path db = work.resolve("h2-" + UUID.randomUUID()).resolve("db");
         ProcessBuilder builder = new ProcessBuilder("java", "-Xmx512m", "-jar", jar.toString());
         builder.environment().keySet().removeIf(name -> name.startsWith("PG_") || name.startsWith("H2_"));
-        builder.environment().put("H2_FILE", db.toString());
+        Map<String, String> postgres = null;
+        String schema = "subs" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
+        switch (database) {
+            case "h2" -> builder.environment().put("H2_FILE",
+                    work.resolve("h2-" + UUID.randomUUID()).resolve("db").toString());
+            case "postgres" -> {
+                postgres = TestDatabase.postgresEnvironment(schema);
+                builder.environment().putAll(postgres);
+                if (!DERIVE.isBlank()) {
+                    builder.environment().put("STACKS_OBSERVER_DERIVE", DERIVE);
+                }
+            }
+            default -> throw new IllegalArgumentException("unknown database " + database);
+        }
         builder.environment().put("DEMO_DATA", "false");
         builder.environment().put("STACKS_BLOCKCHAIN_API_HOST", "127.0.0.1");
         builder.environment().put("STACKS_BLOCKCHAIN_API_PORT", Integer.toString(apiPort));
@@ -101,7 +124,7 @@ class SubscriptionBenchmark {
         builder.environment().put("STACKS_CHAIN_ID", "0x00000001");
         builder.environment().put("STACKS_API_METRICS_ENABLED", "false");
         builder.redirectErrorStream(true);
-        builder.redirectOutput(ProcessBuilder.Redirect.to(work.resolve("server-" + transport + ".log").toFile()));
+        builder.redirectOutput(ProcessBuilder.Redirect.to(work.resolve("server-" + database + "-" + transport + ".log").toFile()));
         Process server = builder.start();
         try {
             if (!NodeFeeder.waitUntilAnswering("127.0.0.1", observerPort, server, TimeUnit.MINUTES.toMillis(3))) {
@@ -231,12 +254,15 @@ class SubscriptionBenchmark {
             }
             close(reference);
             long[] sorted = latencies.stream().mapToLong(Long::longValue).sorted().toArray();
-            return new Run(transport, SUBSCRIBERS, blocks, txs, sorted, late / SUBSCRIBERS, lost, disorder, cpu,
+            return new Run(database + (postgres == null || DERIVE.isBlank() ? "" : ", " + DERIVE), transport, SUBSCRIBERS, blocks, txs, sorted, late / SUBSCRIBERS, lost, disorder, cpu,
                     heapBefore + " → " + heapAfter, seconds);
         } finally {
             server.destroy();
             if (!server.waitFor(60, TimeUnit.SECONDS)) {
                 server.destroyForcibly().waitFor();
+            }
+            if (postgres != null) {
+                ObserverBenchmark.dropSchema(postgres, schema);
             }
         }
     }
@@ -354,13 +380,13 @@ class SubscriptionBenchmark {
         StringBuilder out = new StringBuilder(String.format("%nSubscription benchmark, %s, %d cores: one block every %d ms"
                 + " (generated log, seed %d; latency of the first %d blocks not counted)%n%n", Instant.now(),
                 Runtime.getRuntime().availableProcessors(), BLOCK_INTERVAL_MS, SEED, WARMUP));
-        out.append("| transport | subscribers | blocks (tx) | deliveries | latency p50 / p99 / max (ms) | blocks placed by a"
+        out.append("| database | transport | subscribers | blocks (tx) | deliveries | latency p50 / p99 / max (ms) | blocks placed by a"
                 + " later block | lost | out of order | server CPU | server heap after GC, before → after |\n"
-                + "|---|---|---|---|---|---|---|---|---|---|\n");
+                + "|---|---|---|---|---|---|---|---|---|---|---|\n");
         for (Run r : runs) {
             long[] l = r.latenciesMicros();
-            out.append(String.format("| %s | %,d | %d (%,d) | %,d | %.1f / %.1f / %.1f | %d | %d | %d | %.0f %% | %s |%n",
-                    r.transport(), r.subscribers(), r.blocks(), r.txs(), l.length, pct(l, 50), pct(l, 99),
+            out.append(String.format("| %s | %s | %,d | %d (%,d) | %,d | %.1f / %.1f / %.1f | %d | %d | %d | %.0f %% | %s |%n",
+                    r.database(), r.transport(), r.subscribers(), r.blocks(), r.txs(), l.length, pct(l, 50), pct(l, 99),
                     l.length == 0 ? 0 : l[l.length - 1] / 1000.0, r.late(), r.lost(), r.duplicatesOrDisorder(),
                     r.cpuPercent(), r.heap()));
         }
