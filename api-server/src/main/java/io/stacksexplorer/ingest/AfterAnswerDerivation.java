@@ -34,11 +34,11 @@ final class AfterAnswerDerivation {
 
     /** Payloads per derivation transaction, at most (a replay's batch size is of the same order). */
     static final int MAX_PER_TRANSACTION = 256;
-    /** How long a batch waits for more payloads after its first (-Dstacks.derive.lingerMillis, for measuring). */
-    static final long LINGER_MILLIS = Long.getLong("stacks.derive.lingerMillis", 20);
     private static final long KIB = 1024;
 
     private final EventIngestor ingestor;
+    /** How long a batch of payloads coming back to back waits for more after its first. */
+    private final long lingerNanos;
     private final LinkedBlockingQueue<EventIngestor.Delivery> waiting = new LinkedBlockingQueue<>();
     /** Kibibytes of payload bodies that may wait; each delivery holds its size until derived. */
     private final Semaphore room;
@@ -47,13 +47,18 @@ final class AfterAnswerDerivation {
     private volatile boolean stopping;
     /** Answered and not derived yet: waiting, or in the transaction being written. */
     private final AtomicInteger notDerived = new AtomicInteger();
+    /** When the observer thread last handed a payload over (observer thread only). */
+    private long lastAddNanos;
+    /** Whether the payload handed over last came within the linger of the one before it (a sync), or alone. */
+    private volatile boolean lastCameBackToBack;
 
     /**
      * Starts the deriving thread. What an earlier process answered and did not derive is derived
      * before, by the listener (EventObserverListener), in either mode.
      */
-    AfterAnswerDerivation(EventIngestor ingestor, long backlogBytes) {
+    AfterAnswerDerivation(EventIngestor ingestor, long backlogBytes, long lingerMillis) {
         this.ingestor = ingestor;
+        this.lingerNanos = TimeUnit.MILLISECONDS.toNanos(lingerMillis);
         this.roomKib = (int) Math.max(1, Math.min(Integer.MAX_VALUE, backlogBytes / KIB));
         this.room = new Semaphore(roomKib);
         this.thread = new Thread(this::run, "event-derivation");
@@ -68,6 +73,9 @@ final class AfterAnswerDerivation {
     void add(EventIngestor.Delivery delivery) throws InterruptedException {
         room.acquire(kib(delivery));
         notDerived.incrementAndGet();
+        long now = System.nanoTime();
+        lastCameBackToBack = lastAddNanos != 0 && now - lastAddNanos < lingerNanos;
+        lastAddNanos = now;
         waiting.add(delivery);
     }
 
@@ -114,14 +122,21 @@ final class AfterAnswerDerivation {
     }
 
     /**
-     * Takes what waits after the batch's first payload, then keeps taking what arrives for up to
-     * {@link #LINGER_MILLIS} (or until the batch is full): a transaction's fixed costs (its
-     * statements per table, the counters, the commit) are shared by more payloads, at the price of
-     * reads seeing them that much later. False when interrupted.
+     * Takes what waits after the batch's first payload, then, while payloads come back to back (a
+     * node syncing), keeps taking what arrives for up to the linger ({@code derive-linger-millis}, 20)
+     * (or until the batch
+     * is full): a transaction's fixed costs (its statements per table, the counters, the commit)
+     * are shared by more payloads, at the price of reads seeing them that much later. At the
+     * chain's tip a payload arrives alone (nothing waits with it, and it came more than the linger
+     * after the one before it) and is derived at once: waiting for company would only delay its
+     * readers and subscribers. False when interrupted.
      */
     private boolean gather(List<EventIngestor.Delivery> batch) {
         waiting.drainTo(batch, MAX_PER_TRANSACTION - batch.size());
-        long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(LINGER_MILLIS);
+        if (batch.size() == 1 && !lastCameBackToBack) {
+            return true;
+        }
+        long until = System.nanoTime() + lingerNanos;
         while (batch.size() < MAX_PER_TRANSACTION && !stopping) {
             long left = until - System.nanoTime();
             if (left <= 0) {

@@ -64,7 +64,8 @@ public class EventObserverListener {
             LOG.info("derived {} payloads stored but not derived before the last stop", left);
         }
         this.derivation = settings.isDeriveAfterAnswer()
-                ? new AfterAnswerDerivation(ingestor, settings.getDeriveBacklogBytes()) : null;
+                ? new AfterAnswerDerivation(ingestor, settings.getDeriveBacklogBytes(),
+                        settings.getDeriveLingerMillis()) : null;
         this.listener = new SeparateHttpListener("event-observer", settings.getHost(), settings.getPort(),
                 new SeparateHttpListener.Limits(settings.getMaxBodyBytes(), settings.getRequestTimeoutSeconds(),
                         settings.getIdleTimeoutSeconds()),

@@ -38,6 +38,12 @@ public class EventObserverSettings {
     private boolean deriveAfterAnswer;
     /** After-answer: most bytes of payloads answered and waiting to be derived (the next answer waits beyond). */
     private long deriveBacklogBytes = 64L * 1024 * 1024;
+    /**
+     * After-answer, while payloads come back to back (a node syncing): how long a derivation
+     * transaction waits for more after its first, so that they share its fixed costs. A payload
+     * arriving alone (at the chain's tip) is derived at once.
+     */
+    private long deriveLingerMillis = 20;
 
     /**
      * The value of {@code STACKS_OBSERVER_DERIVE}: {@code before-answer}, {@code after-answer}, or
@@ -75,6 +81,14 @@ public class EventObserverSettings {
 
     public void setDeriveBacklogBytes(long deriveBacklogBytes) {
         this.deriveBacklogBytes = deriveBacklogBytes;
+    }
+
+    public long getDeriveLingerMillis() {
+        return deriveLingerMillis;
+    }
+
+    public void setDeriveLingerMillis(long deriveLingerMillis) {
+        this.deriveLingerMillis = deriveLingerMillis;
     }
 
     public boolean isEnabled() {

@@ -132,6 +132,34 @@ abstract class AfterAnswerDerivationContract {
         }
     }
 
+    /**
+     * At the chain's tip a payload arrives alone, and it is derived at once: the wait for more
+     * payloads to share a transaction (here 6 s) is only for payloads coming back to back, as while
+     * a node syncs. Lingering on a lone payload would hold it (and its readers) for the whole wait.
+     */
+    @Test
+    void aPayloadArrivingAloneIsDerivedWithoutWaitingForCompany() throws Exception {
+        long lingerMillis = 6_000;
+        Map<String, Object> longLinger = Map.of("stacks.event-observer.derive-after-answer", true,
+                "stacks.event-observer.derive-linger-millis", lingerMillis);
+        try (IngestServer server = IngestServer.start(database(), "0x00000001", longLinger)) {
+            ChainWriter writer = server.context().getBean(ChainWriter.class);
+            for (int i = 0; i < 2; i++) {
+                if (i > 0) {
+                    Thread.sleep(lingerMillis + 500); // alone: more than the linger after the one before
+                }
+                long answered = System.nanoTime();
+                deliver(server, log.subList(i, i + 1));
+                while (!writer.backlog().isEmpty()) {
+                    long waited = (System.nanoTime() - answered) / 1_000_000;
+                    assertTrue(waited < lingerMillis / 2, "payload " + i + " derived at once, not after the "
+                            + lingerMillis + " ms linger: " + writer.backlog() + " after " + waited + " ms");
+                    Thread.sleep(20);
+                }
+            }
+        }
+    }
+
     /** One POST at a time on a kept-alive connection, each answered 200 before the next, as a node does. */
     private static void deliver(IngestServer server, List<Payload> payloads) throws IOException {
         try (NodeFeeder node = new NodeFeeder("127.0.0.1", server.observerPort(), NodeFeeder.Connections.KEEP_ALIVE)) {
