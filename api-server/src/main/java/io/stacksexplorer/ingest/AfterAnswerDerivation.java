@@ -123,13 +123,12 @@ final class AfterAnswerDerivation {
 
     /**
      * Takes what waits after the batch's first payload, then, while payloads come back to back (a
-     * node syncing), keeps taking what arrives for up to the linger ({@code derive-linger-millis}, 20)
-     * (or until the batch
-     * is full): a transaction's fixed costs (its statements per table, the counters, the commit)
-     * are shared by more payloads, at the price of reads seeing them that much later. At the
-     * chain's tip a payload arrives alone (nothing waits with it, and it came more than the linger
-     * after the one before it) and is derived at once: waiting for company would only delay its
-     * readers and subscribers. False when interrupted.
+     * node syncing), keeps taking what arrives for up to the linger ({@code derive-linger-millis},
+     * 20 ms) or until the batch is full: a transaction's fixed costs (its statements per table, the
+     * counters, the commit) are shared by more payloads, at the price of reads seeing them that
+     * much later. At the chain's tip a payload arrives alone (nothing waits with it, and it came
+     * more than the linger after the one before it) and is derived at once: waiting for company
+     * would only delay its readers and subscribers. False when interrupted.
      */
     private boolean gather(List<EventIngestor.Delivery> batch) {
         waiting.drainTo(batch, MAX_PER_TRANSACTION - batch.size());
