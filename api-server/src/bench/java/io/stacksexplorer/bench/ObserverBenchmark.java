@@ -34,7 +34,9 @@ import java.util.zip.ZipFile;
  * ({@code STACKS_API_MODE=writeonly}, {@code -Xmx512m} unless {@code bench.jvmArgs} says otherwise) per run, on a fresh database: H2 file
  * (commit written at once), H2 file with {@code H2_FSYNC=true}, PostgreSQL (its settings printed;
  * the CI machine's server runs with fsync and synchronous_commit on). Timed from the first POST to
- * the last answer (start-up excluded); a second table says where the CPU went during each feed (the
+ * the last answer (start-up excluded); the second half of the log is also timed on its own (to its
+ * last answer, derivation not waited for: the rate once the server's JIT compilers are done, see
+ * NodeFeeder.Result); a second table says where the CPU went during each feed (the
  * server's JIT compilers, observer, deriving and I/O threads, PostgreSQL, the feeder; {@link ProcessCpu}). With {@code -Dbench.baseline=COMMIT} the same runs are made
  * with that commit's build first (exported with git archive and packaged, as ThroughputBenchmark).
  *
@@ -224,16 +226,17 @@ class ObserverBenchmark {
                         + " (seed %d); %d cores; server JVM %s; PostgreSQL %s%n%n", Instant.now(), transactions, blocks,
                 payloads, SEED, Runtime.getRuntime().availableProcessors(), String.join(" ", JVM_ARGS), postgresSettings));
         out.append("| build | database | derived | connection | seconds to last answer / last derived | tx/s | blocks/s"
-                + " | payloads/s | ms per payload p50 / p99 | /new_block ms p50 / p99 |\n"
-                + "|---|---|---|---|---|---|---|---|---|---|\n");
+                + " | payloads/s | ms per payload p50 / p99 | /new_block ms p50 / p99 | second half: blocks/s to its last answer |\n"
+                + "|---|---|---|---|---|---|---|---|---|---|---|\n");
         for (Row row : rows) {
             NodeFeeder.Result r = row.result();
             double seconds = row.derivedSeconds();
-            out.append(String.format("| %s | %s | %s | %s | %.1f / %.1f | %,.0f | %,.0f | %,.0f | %.2f / %.2f | %.2f / %.2f |%n",
+            out.append(String.format("| %s | %s | %s | %s | %.1f / %.1f | %,.0f | %,.0f | %,.0f | %.2f / %.2f | %.2f / %.2f | %,.0f |%n",
                     row.build(), row.database(), row.derive(),
                     row.connections() == NodeFeeder.Connections.KEEP_ALIVE ? "kept alive" : "new per payload",
                     r.seconds(), seconds, transactions / seconds, blocks / seconds, payloads / seconds,
-                    r.p50Millis(), r.p99Millis(), r.blockP50Millis(), r.blockP99Millis()));
+                    r.p50Millis(), r.p99Millis(), r.blockP50Millis(), r.blockP99Millis(),
+                    r.secondHalfBlocks() / r.secondHalfSeconds()));
         }
         out.append(String.format("%nCPU seconds from the first POST to the last answer (after-answer: to the last"
                 + " derivation), and per payload (/proc, user + system):%n%n"));
