@@ -60,7 +60,7 @@ public final class TsvReplay {
      * mattering, small enough that a transaction stays a few megabytes. 800: a Nakamoto block comes
      * with about four payloads (mempool deliveries, the burn block), so 200 had become about fifty
      * small blocks per transaction; with 800 the 1,000,000-transaction mixed replay on PostgreSQL
-     * took 0.91-0.92 of the time (1,600: slower again; docs/performance.md). A 2.x log's larger
+     * took 0.91-0.96 of the time in three alternated pairs (1,600: slower again; docs/performance.md). A 2.x log's larger
      * payloads meet the byte limit first.
      */
     static final int BATCH_PAYLOADS = Integer.getInteger("stacks.replay.batch", 800);
