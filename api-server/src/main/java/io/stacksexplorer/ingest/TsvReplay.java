@@ -25,15 +25,16 @@ import java.util.function.LongConsumer;
 
 /**
  * Replays a recorded event log (the peer's TSV export: id, received timestamp, path, JSON body per
- * line) through {@link EventIngestor}, in file order, 800 consecutive payloads per batch ({@link #BATCH_PAYLOADS}, system
- * property {@code stacks.replay.batch}). Three threads work on consecutive batches at once: one
- * reads, parses and checks the lines; the caller's stores a batch's payloads in one commit
- * ({@link EventIngestor#acceptAll}); a third derives the batch stored before it, its rows in one
- * database transaction ({@link EventIngestor#deriveAccepted}), on a second database connection. The
- * raw payloads are about a fifth of PostgreSQL's work in a replay; stored beside the derivation
- * they no longer lengthen it. On PostgreSQL only (see {@link EventIngestor#storesAheadOfDerivation});
- * on H2, and with {@code -Dstacks.replay.storeAhead=false}, payloads and rows are one transaction
- * per batch on one connection.
+ * line) through {@link EventIngestor}, in file order, 800 consecutive payloads per batch
+ * ({@link #BATCH_PAYLOADS}, system property {@code stacks.replay.batch}). Three threads work on
+ * consecutive batches at once: one reads, parses and checks the lines; the caller's stores a
+ * batch's payloads in one commit ({@link EventIngestor#acceptAll}); a third derives the batch
+ * stored before it, its rows in one database transaction ({@link EventIngestor#deriveAccepted}), on
+ * a second database connection. The raw payloads are about a fifth of PostgreSQL's work in a
+ * replay; stored beside the derivation they no longer lengthen it. On PostgreSQL only (see
+ * {@link EventIngestor#storesAheadOfDerivation}); on H2, and with
+ * {@code -Dstacks.replay.storeAhead=false}, payloads and rows are one transaction per batch on one
+ * connection.
  *
  * <p>Rerunning it is idempotent: payloads stored before are acknowledged and not derived again. A
  * replay killed mid-way leaves payloads stored and not yet derived (between the derive cursors,
@@ -60,8 +61,8 @@ public final class TsvReplay {
      * mattering, small enough that a transaction stays a few megabytes. 800: a Nakamoto block comes
      * with about four payloads (mempool deliveries, the burn block), so 200 had become about fifty
      * small blocks per transaction; with 800 the 1,000,000-transaction mixed replay on PostgreSQL
-     * took 0.91-0.96 of the time in three alternated pairs (1,600: slower again; docs/performance.md). A 2.x log's larger
-     * payloads meet the byte limit first.
+     * took 0.91-0.96 of the time in three alternated pairs (1,600: slower again;
+     * docs/performance.md). A 2.x log's larger payloads meet the byte limit first.
      */
     static final int BATCH_PAYLOADS = Integer.getInteger("stacks.replay.batch", 800);
     static final long BATCH_BYTES = 8L << 20;
