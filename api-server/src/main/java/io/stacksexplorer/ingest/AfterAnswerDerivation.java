@@ -32,7 +32,7 @@ final class AfterAnswerDerivation {
 
     private static final Logger LOG = LoggerFactory.getLogger(AfterAnswerDerivation.class);
 
-    /** Payloads per derivation transaction, at most (a replay's batch size is of the same order). */
+    /** Payloads per derivation transaction, at most (a replay's, {@link TsvReplay#BATCH_PAYLOADS}, is 800). */
     static final int MAX_PER_TRANSACTION = 256;
     private static final long KIB = 1024;
 

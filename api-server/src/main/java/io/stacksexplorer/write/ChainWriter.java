@@ -204,8 +204,8 @@ public class ChainWriter {
      * Announces the mempool transactions the open transaction ({@link #inOneTransaction}) is about
      * to add, before it writes anything: which of them the mempool holds already, or the chain has
      * mined, is read in one query per {@value Statements#CHUNK} ids, so that each run of mempool
-     * deliveries between two blocks needs no round trip of its own (a replay's batch holds about
-     * fifty such runs).
+     * deliveries between two blocks needs no round trip of its own (a replay's batch of a mixed log
+     * holds about two hundred such runs).
      */
     public void expectMempoolTransactions(List<NewMempoolTransaction> txs) {
         List<String> ids = new ArrayList<>(txs.size());
