@@ -88,9 +88,10 @@ final class BlockWrites {
         if (mempoolChanged) {
             sql.mempoolChanged();
         }
-        // Queued like the rows: a replay's consecutive blocks move the tip in one round trip at the
-        // end of the database transaction (or before the next statement that names chain_state).
-        sql.addBatch(WriteSql.SET_TIP, block.height(), block.blockHash(), block.indexBlockHash(),
+        // Queued like the rows, and only the last block's: a replay's consecutive blocks move the tip
+        // once, at the end of the database transaction (or before the next statement that names
+        // chain_state).
+        sql.addOverwritingBatch(WriteSql.SET_TIP, block.height(), block.blockHash(), block.indexBlockHash(),
                 block.burnBlockHeight());
         sql.tipMovedTo(block.height(), block.indexBlockHash());
         return new BlockWriteResult(false, fork.orphaned(), fork.restored());

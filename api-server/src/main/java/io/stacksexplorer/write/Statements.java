@@ -636,6 +636,24 @@ final class Statements implements AutoCloseable {
         return ps.executeUpdate();
     }
 
+    /**
+     * As {@link #addBatch}, for an UPDATE of one row that sets every column it names from its
+     * parameters: a row it queued before and has not sent is dropped, since this one overwrites it.
+     * Re-queued last, after whatever was queued since. The tip ({@link WriteSql#SET_TIP}): a replay's
+     * database transaction holds about two hundred blocks, and each used to leave its own UPDATE of
+     * chain_state in the queue (97,131 of them in the 1,000,000-transaction mixed replay).
+     */
+    void addOverwritingBatch(WriteStatement sql, Object... params) throws SQLException {
+        if (pendingBatches.remove(sql) != null) {
+            prepare(sql).clearBatch();
+            if (queuedValues != null) {
+                queuedValues.remove(sql);
+            }
+            rowsWritten--;
+        }
+        addBatch(sql, params);
+    }
+
     void addBatch(WriteStatement sql, Object... params) throws SQLException {
         noteWrite(sql, params);
         if (queuedValues != null) {

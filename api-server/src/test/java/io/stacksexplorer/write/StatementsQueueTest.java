@@ -152,6 +152,49 @@ class StatementsQueueTest {
         }
     }
 
+    @Test
+    void anOverwritingRowReplacesTheOneItQueuedBeforeAndGoesAfterWhatWasQueuedSince() throws SQLException {
+        try (Statement st = connection.createStatement()) {
+            st.execute("CREATE TABLE chain_state (id INT, block_height BIGINT, block_hash VARCHAR(66),"
+                    + " index_block_hash VARCHAR(66), burn_block_height BIGINT, microblock_hash VARCHAR(66),"
+                    + " microblock_sequence INT, mempool_version BIGINT)");
+            st.execute("INSERT INTO chain_state VALUES (1, NULL, NULL, NULL, NULL, '0xm', 3, 0)");
+        }
+        sql.addOverwritingBatch(WriteSql.SET_TIP, 1L, "0xb1", "0xi1", 100L);
+        sql.addBatch(WriteSql.BUMP_MEMPOOL_VERSION);
+        sql.addOverwritingBatch(WriteSql.SET_TIP, 2L, "0xb2", "0xi2", 101L);
+        sql.addOverwritingBatch(WriteSql.SET_TIP, 3L, "0xb3", "0xi3", 101L);
+        assertEquals(2, sql.rowsWritten(), "one tip and the version bump are queued");
+        sql.finish();
+        try (Statement st = connection.createStatement(); var rs = st.executeQuery(
+                "SELECT block_height, block_hash, index_block_hash, burn_block_height, microblock_hash,"
+                        + " mempool_version FROM chain_state")) {
+            rs.next();
+            assertEquals(3L, rs.getLong(1));
+            assertEquals("0xb3", rs.getString(2));
+            assertEquals("0xi3", rs.getString(3));
+            assertEquals(101L, rs.getLong(4));
+            assertEquals(null, rs.getObject(5), "the tip's microblock is reset");
+            assertEquals(1L, rs.getLong(6));
+        }
+    }
+
+    @Test
+    void anOverwritingRowAlreadySentIsNotTakenBack() throws SQLException {
+        try (Statement st = connection.createStatement()) {
+            st.execute("CREATE TABLE chain_state (id INT, block_height BIGINT, block_hash VARCHAR(66),"
+                    + " index_block_hash VARCHAR(66), burn_block_height BIGINT, microblock_hash VARCHAR(66),"
+                    + " microblock_sequence INT)");
+            st.execute("INSERT INTO chain_state VALUES (1, NULL, NULL, NULL, NULL, NULL, NULL)");
+        }
+        sql.addOverwritingBatch(WriteSql.SET_TIP, 1L, "0xb1", "0xi1", 100L);
+        assertEquals(List.of(1L), sql.query(WriteSql.TIP, rs -> rs.getLong(1)), "a read of chain_state sends it");
+        sql.addOverwritingBatch(WriteSql.SET_TIP, 2L, "0xb2", "0xi2", 100L);
+        assertEquals(2, sql.rowsWritten(), "the sent row still counts");
+        sql.finish();
+        assertEquals(List.of(2L), sql.query(WriteSql.TIP, rs -> rs.getLong(1)));
+    }
+
     /** Rows of {@code txId} in the table, read past {@link Statements} (so nothing queued is sent). */
     private long countOutsideTheQueue(String txId) throws SQLException {
         try (var ps = connection.prepareStatement(COUNT_OF_TX.sql())) {
