@@ -4,6 +4,23 @@ package io.stacksexplorer.codec;
 public final class Hex {
 
     private static final char[] DIGITS = "0123456789abcdef".toCharArray();
+    /**
+     * The value of each ASCII hex digit, -1 for any other ASCII character; {@link #LOWER} the
+     * lowercase ones. Tables, not comparisons: in a hex string digits and letters alternate at
+     * random, so a chain of range comparisons mispredicted its branches, and checking and decoding
+     * every {@code raw_tx} were a seventh of a replay's reading thread (docs/performance.md).
+     */
+    private static final byte[] VALUE = new byte[128];
+    private static final boolean[] LOWER = new boolean[128];
+
+    static {
+        java.util.Arrays.fill(VALUE, (byte) -1);
+        for (int i = 0; i < 16; i++) {
+            VALUE[DIGITS[i]] = (byte) i;
+            VALUE[Character.toUpperCase(DIGITS[i])] = (byte) i;
+            LOWER[DIGITS[i]] = true;
+        }
+    }
 
     private Hex() {
     }
@@ -45,11 +62,23 @@ public final class Hex {
         return out;
     }
 
+    /** Whether every character of {@code text} from {@code from} on is a lowercase hex digit. */
+    public static boolean isLowerHex(String text, int from) {
+        for (int i = from; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c >= 128 || !LOWER[c]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     private static int digit(String text, int index) {
-        int value = Character.digit(text.charAt(index), 16);
-        // Character.digit also accepts non-ASCII digits (e.g. fullwidth), which are not hex on the wire.
-        if (value < 0 || text.charAt(index) > 'f') {
-            throw CodecException.atCharacter(index, "invalid hex character '" + text.charAt(index) + "'");
+        char c = text.charAt(index);
+        // ASCII only: non-ASCII digits (e.g. fullwidth) are not hex on the wire.
+        int value = c < 128 ? VALUE[c] : -1;
+        if (value < 0) {
+            throw CodecException.atCharacter(index, "invalid hex character '" + c + "'");
         }
         return value;
     }

@@ -2,6 +2,7 @@ package io.stacksexplorer.codec;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -40,5 +41,30 @@ class HexTest {
         // Unicode digits are digits to Character.digit but not hex on the wire.
         assertThrows(CodecException.class, () -> Hex.decode("\uff10\uff10"));
         assertThrows(CodecException.class, () -> Hex.decode(null));
+    }
+
+    @Test
+    void everyCharacterDecodesAsCharacterDigitSaysForAsciiAndNotAtAllBeyond() {
+        for (char c = 0; c < 0x3000; c++) {
+            String twice = "" + c + c;
+            boolean asciiHex = c < 128 && Character.digit(c, 16) >= 0;
+            if (asciiHex) {
+                int v = Character.digit(c, 16);
+                assertArrayEquals(new byte[] {(byte) (v << 4 | v)}, Hex.decode(twice), "character " + (int) c);
+            } else {
+                assertThrows(CodecException.class, () -> Hex.decode(twice), "character " + (int) c);
+            }
+            boolean lower = (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
+            assertEquals(lower, Hex.isLowerHex("0x" + c, 2), "character " + (int) c);
+        }
+    }
+
+    @Test
+    void isLowerHexLooksOnlyFromTheGivenIndex() {
+        assertTrue(Hex.isLowerHex("0x0123456789abcdef", 2));
+        assertTrue(Hex.isLowerHex("0x", 2), "nothing to check");
+        assertFalse(Hex.isLowerHex("0x", 0), "the prefix's x is not a digit");
+        assertFalse(Hex.isLowerHex("0x00A0", 2), "uppercase");
+        assertFalse(Hex.isLowerHex("0x00g0", 2));
     }
 }
