@@ -154,12 +154,7 @@ class StatementsQueueTest {
 
     @Test
     void anOverwritingRowReplacesTheOneItQueuedBeforeAndGoesAfterWhatWasQueuedSince() throws SQLException {
-        try (Statement st = connection.createStatement()) {
-            st.execute("CREATE TABLE chain_state (id INT, block_height BIGINT, block_hash VARCHAR(66),"
-                    + " index_block_hash VARCHAR(66), burn_block_height BIGINT, microblock_hash VARCHAR(66),"
-                    + " microblock_sequence INT, mempool_version BIGINT)");
-            st.execute("INSERT INTO chain_state VALUES (1, NULL, NULL, NULL, NULL, '0xm', 3, 0)");
-        }
+        createTipTable();
         sql.addOverwritingBatch(WriteSql.SET_TIP, 1L, "0xb1", "0xi1", 100L);
         sql.addBatch(WriteSql.BUMP_MEMPOOL_VERSION);
         sql.addOverwritingBatch(WriteSql.SET_TIP, 2L, "0xb2", "0xi2", 101L);
@@ -181,18 +176,23 @@ class StatementsQueueTest {
 
     @Test
     void anOverwritingRowAlreadySentIsNotTakenBack() throws SQLException {
-        try (Statement st = connection.createStatement()) {
-            st.execute("CREATE TABLE chain_state (id INT, block_height BIGINT, block_hash VARCHAR(66),"
-                    + " index_block_hash VARCHAR(66), burn_block_height BIGINT, microblock_hash VARCHAR(66),"
-                    + " microblock_sequence INT)");
-            st.execute("INSERT INTO chain_state VALUES (1, NULL, NULL, NULL, NULL, NULL, NULL)");
-        }
+        createTipTable();
         sql.addOverwritingBatch(WriteSql.SET_TIP, 1L, "0xb1", "0xi1", 100L);
         assertEquals(List.of(1L), sql.query(WriteSql.TIP, rs -> rs.getLong(1)), "a read of chain_state sends it");
         sql.addOverwritingBatch(WriteSql.SET_TIP, 2L, "0xb2", "0xi2", 100L);
         assertEquals(2, sql.rowsWritten(), "the sent row still counts");
         sql.finish();
         assertEquals(List.of(2L), sql.query(WriteSql.TIP, rs -> rs.getLong(1)));
+    }
+
+    /** The columns of chain_state that the tip's statements name, with a microblock on the tip. */
+    private void createTipTable() throws SQLException {
+        try (Statement st = connection.createStatement()) {
+            st.execute("CREATE TABLE chain_state (id INT, block_height BIGINT, block_hash VARCHAR(66),"
+                    + " index_block_hash VARCHAR(66), burn_block_height BIGINT, microblock_hash VARCHAR(66),"
+                    + " microblock_sequence INT, mempool_version BIGINT)");
+            st.execute("INSERT INTO chain_state VALUES (1, NULL, NULL, NULL, NULL, '0xm', 3, 0)");
+        }
     }
 
     /** Rows of {@code txId} in the table, read past {@link Statements} (so nothing queued is sent). */
