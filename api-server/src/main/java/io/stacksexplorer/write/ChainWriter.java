@@ -404,7 +404,7 @@ public class ChainWriter {
                 return List.of();
             }
             // By COPY, as the replay's other append-only rows (CopyRows); their ids are read back.
-            CopyRows copy = CopyRows.forInsert(WriteSql.INSERT_NODE_EVENT.sql());
+            CopyRows copy = Statements.copyRows(c, WriteSql.INSERT_NODE_EVENT);
             for (RawPayload raw : fresh.values()) {
                 Object[] params = {raw.receivedAt(), raw.path(), raw.payloadHash(), raw.body()};
                 writtenKeys.noteWrite(WriteSql.INSERT_NODE_EVENT, params);

@@ -1,60 +1,116 @@
 package io.stacksexplorer.write;
 
+import org.postgresql.util.ByteConverter;
+
 import java.math.BigDecimal;
+import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Rows of one plain {@code INSERT … VALUES (?, …)} collected as the text of PostgreSQL's
- * {@code COPY … FROM STDIN} (text format), to be sent in one stream instead of as bound
- * parameters of multi-row INSERTs.
+ * Rows of one plain {@code INSERT … VALUES (?, …)} collected in PostgreSQL's binary
+ * {@code COPY … FROM STDIN} format, to be sent in one stream instead of as bound parameters of
+ * multi-row INSERTs.
  *
- * <p>Why: in a replay the batched INSERTs of the four append-only tables (transactions, events,
- * address history, raw payloads) were most of the database's time and a large part of the
- * writer thread's (binding thousands of parameters per statement). COPY has no parameters to bind
- * or statements to parse, and writes a page of heap rows per WAL record. The rows, their order
- * and the database transaction are the same as with the INSERTs; the write path never relied on
- * an INSERT's conflict handling (it checks existence itself), so nothing else changes.
+ * <p>Why COPY: in a replay the batched INSERTs of the append-only tables (transactions, events,
+ * address history, raw payloads) were most of the database's time and a large part of the writer
+ * thread's (binding thousands of parameters per statement). COPY has no parameters to bind or
+ * statements to parse, and writes a page of heap rows per WAL record. The rows, their order and
+ * the database transaction are the same as with the INSERTs; the write path never relied on an
+ * INSERT's conflict handling (it checks existence itself), so nothing else changes.
+ *
+ * <p>Why binary: in the text format the server scans every character of every value twice (for
+ * the line's end and the column's escapes), and this writer scanned each value for the four
+ * characters it escapes; the hex of raw transactions and the JSON of payloads are most of the
+ * bytes. In the binary format a value is its length and its bytes. The deriving rows of a
+ * 1,000,000-transaction replay, loaded by COPY as text and as binary: {@code txs} 24.2 s → 15.6
+ * to 16.8 s, the four big tables together 0.84–0.90 of the time (docs/performance.md, "Binary
+ * COPY"). The price is that each value must be encoded as its column's type exactly, so the
+ * column types come from the catalog ({@code Statements#copyRows}).
  */
 final class CopyRows {
 
     private static final Pattern PLAIN_INSERT = Pattern.compile(
             "\\s*INSERT INTO (\\w+) \\(([\\w\\s,]+)\\)\\s*VALUES \\(([?,\\s]+)\\)\\s*", Pattern.DOTALL);
 
+    /** The binary COPY stream's signature, flags (none) and header extension length (none). */
+    private static final byte[] HEADER = {
+        'P', 'G', 'C', 'O', 'P', 'Y', '\n', (byte) 0xff, '\r', '\n', 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    };
+    /** The stream's end: a field count of -1. */
+    private static final byte[] TRAILER = {(byte) 0xff, (byte) 0xff};
+
     /**
-     * Characters after which the rows so far are encoded into a chunk of their own. A batch of a
-     * replay queues tens of megabytes of rows per table; held in one builder, every doubling of it
-     * copied the whole text, and the builder, its String and its bytes were each a "humongous"
-     * object for G1 at {@code -Xmx512m} (over half a 1 MB region), each such allocation starting a
-     * concurrent collection cycle (159 in a 200,000-transaction replay). Chunks of 128 K characters
-     * stay well below that and are sent one after another.
+     * Bytes per chunk of encoded rows. A batch of a replay queues tens of megabytes of rows per
+     * table; held in one growing array, every doubling copied it all, and the array was a
+     * "humongous" object for G1 at {@code -Xmx512m} (over half a 1 MB region), each such
+     * allocation starting a concurrent collection cycle (159 in a 200,000-transaction replay).
+     * Chunks of 128 KB stay well below that and are sent one after another.
      */
-    static final int CHUNK_CHARS = 1 << 17;
+    static final int CHUNK_BYTES = 1 << 17;
+
+    /** A plain INSERT's table and columns, in the order of a row's values. */
+    record Target(String table, List<String> columnNames) {
+        Target {
+            columnNames = List.copyOf(columnNames);
+        }
+    }
+
+    /** How a column's values are written: PostgreSQL's binary send format of its type. */
+    private enum Encoding {
+        INT2, INT4, INT8, BOOL, NUMERIC, TEXT;
+
+        /** The encoding of a type named as {@code format_type(atttypid, NULL)} names it. */
+        static Encoding of(String sqlType) {
+            return switch (sqlType) {
+                case "smallint" -> INT2;
+                case "integer" -> INT4;
+                case "bigint" -> INT8;
+                case "boolean" -> BOOL;
+                case "numeric" -> NUMERIC;
+                case "text", "character varying", "character" -> TEXT;
+                default -> throw new IllegalArgumentException("no binary COPY encoding for column type " + sqlType);
+            };
+        }
+    }
 
     private final String copySql;
-    private final String table;
-    private final List<String> columnNames;
-    private final int columns;
-    private final StringBuilder text = new StringBuilder(CHUNK_CHARS + (1 << 12));
-    /** Rows encoded before those in {@link #text}, as UTF-8, in order. */
+    private final Target target;
+    private final List<String> columnTypes;
+    private final Encoding[] encodings;
+    /** Full chunks, in order; {@link #chunk} is being filled. */
     private final List<byte[]> chunks = new ArrayList<>();
+    private byte[] chunk = new byte[CHUNK_BYTES];
+    private int used;
+    private final byte[] scratch = new byte[8];
     private int rows;
 
-    private CopyRows(String table, List<String> columnNames) {
-        this.copySql = "COPY " + table + " (" + String.join(", ", columnNames) + ") FROM STDIN";
-        this.table = table;
-        this.columnNames = List.copyOf(columnNames);
-        this.columns = columnNames.size();
+    /**
+     * Rows for {@code target}; {@code columnTypes} are its columns' SQL types as
+     * {@code format_type(atttypid, NULL)} names them, in {@link Target#columnNames()} order.
+     */
+    CopyRows(Target target, List<String> columnTypes) {
+        if (columnTypes.size() != target.columnNames().size()) {
+            throw new IllegalArgumentException("expected " + target.columnNames().size() + " column types, got "
+                    + columnTypes.size());
+        }
+        this.target = target;
+        this.columnTypes = List.copyOf(columnTypes);
+        this.encodings = columnTypes.stream().map(Encoding::of).toArray(Encoding[]::new);
+        this.copySql = "COPY " + target.table() + " (" + String.join(", ", target.columnNames())
+                + ") FROM STDIN (FORMAT binary)";
+        put(HEADER, 0, HEADER.length);
     }
 
     /**
-     * The COPY equivalent of {@code insertSql}, or null when it is not a plain INSERT whose values
+     * The table and columns of {@code insertSql}, or null when it is not a plain INSERT whose values
      * are all placeholders (a literal among the values, a SELECT, ON CONFLICT: those stay INSERTs).
      */
-    static CopyRows forInsert(String insertSql) {
+    static Target target(String insertSql) {
         Matcher m = PLAIN_INSERT.matcher(insertSql);
         if (!m.matches()) {
             return null;
@@ -68,26 +124,25 @@ final class CopyRows {
         for (String name : columnNames) {
             names.add(name.trim());
         }
-        return new CopyRows(m.group(1), names);
+        return new Target(m.group(1), names);
     }
 
     /** The table the rows go to. */
     String table() {
-        return table;
+        return target.table();
     }
 
     /** The columns the rows fill, in the order of a row's values. */
     List<String> columnNames() {
-        return columnNames;
+        return target.columnNames();
     }
 
     /**
      * The same INSERT over one array per column ({@code INSERT … SELECT … FROM unnest(?::bigint[], …)
      * WITH ORDINALITY … ORDER BY} the row's place), for any number of rows: a few rows go with other
      * statements in one round trip (Statements#sendQueueAndCommit) instead of by COPY, which waits
-     * for the server twice. {@code columnTypes} are the columns' SQL types, in {@link #columnNames()}
-     * order; each parameter is a text array that PostgreSQL converts to the column's type, as it
-     * reads COPY's text.
+     * for the server twice. Each parameter is a text array ({@link #valueText} per element) that
+     * PostgreSQL converts to the column's type.
      *
      * <p>Why arrays and not {@code VALUES (?, …), (?, …)}: the text of a multi-row VALUES list
      * changes with its row count, so every delivery's statements were parsed, analysed and planned
@@ -95,25 +150,18 @@ final class CopyRows {
      * "Through the event observer"). This text is the same for every batch, so pgjdbc prepares it
      * on the server once per connection and PostgreSQL keeps its plan.
      */
-    String arrayInsert(List<String> columnTypes) {
-        if (columnTypes.size() != columns) {
-            throw new IllegalArgumentException("expected " + columns + " column types, got " + columnTypes.size());
-        }
-        String names = String.join(", ", columnNames);
+    String arrayInsert() {
+        String names = String.join(", ", target.columnNames());
         StringBuilder arrays = new StringBuilder();
         for (String type : columnTypes) {
             arrays.append(arrays.isEmpty() ? "" : ", ").append("?::").append(type).append("[]");
         }
         // The row's place orders the insert: identity columns (node_events.id) follow arrival order.
-        return "INSERT INTO " + table + " (" + names + ") SELECT " + names + " FROM unnest(" + arrays
+        return "INSERT INTO " + target.table() + " (" + names + ") SELECT " + names + " FROM unnest(" + arrays
                 + ") WITH ORDINALITY AS rows_in_order (" + names + ", place) ORDER BY place";
     }
 
-    /**
-     * A row's value as text, unescaped, or null: what a COPY line carries before {@link #escape}
-     * and what an element of {@link #arrayInsert}'s text arrays holds (the array's own encoding
-     * escapes it).
-     */
+    /** A row's value as text, or null: what an element of {@link #arrayInsert}'s text arrays holds. */
     static String valueText(Object value) {
         if (value == null) {
             return null;
@@ -135,80 +183,140 @@ final class CopyRows {
     }
 
     /**
-     * The rows so far in COPY's text format (one line per row, tab between columns), as UTF-8
-     * chunks in order, to be written to the COPY stream one by one.
+     * The whole COPY stream so far (header, rows, trailer) in chunks, in order, to be written to
+     * the COPY stream one by one. Complete with no rows too: binary COPY needs its header.
      */
     List<byte[]> chunks() {
-        List<byte[]> all = new ArrayList<>(chunks);
-        if (!text.isEmpty()) {
-            all.add(encodedText());
-        }
+        List<byte[]> all = new ArrayList<>(chunks.size() + 1);
+        all.addAll(chunks);
+        byte[] last = Arrays.copyOf(chunk, used + TRAILER.length);
+        System.arraycopy(TRAILER, 0, last, used, TRAILER.length);
+        all.add(last);
         return all;
     }
 
     void clear() {
-        text.setLength(0);
         chunks.clear();
+        used = 0;
         rows = 0;
+        put(HEADER, 0, HEADER.length);
     }
 
     /** Appends one row; the values as they would have been bound to the INSERT's placeholders. */
     void add(Object... values) {
-        if (values.length != columns) {
-            throw new IllegalArgumentException("expected " + columns + " values, got " + values.length);
+        if (values.length != encodings.length) {
+            throw new IllegalArgumentException("expected " + encodings.length + " values, got " + values.length);
         }
+        putShort(values.length);
         for (int i = 0; i < values.length; i++) {
-            if (i > 0) {
-                text.append('\t');
+            Object value = values[i];
+            if (value == null) {
+                putInt(-1);
+                continue;
             }
-            append(values[i]);
+            try {
+                switch (encodings[i]) {
+                    case INT2 -> {
+                        long v = longValue(value);
+                        if (v != (short) v) {
+                            throw new ArithmeticException("out of smallint range");
+                        }
+                        putInt(2);
+                        putShort((int) v);
+                    }
+                    case INT4 -> {
+                        putInt(4);
+                        putInt(Math.toIntExact(longValue(value)));
+                    }
+                    case INT8 -> {
+                        putInt(8);
+                        putLong(longValue(value));
+                    }
+                    case BOOL -> {
+                        putInt(1);
+                        scratch[0] = (byte) (booleanValue(value) ? 1 : 0);
+                        put(scratch, 0, 1);
+                    }
+                    case NUMERIC -> putValue(ByteConverter.numeric(decimalValue(value)));
+                    case TEXT -> putValue(valueText(value).getBytes(StandardCharsets.UTF_8));
+                }
+            } catch (ArithmeticException | NumberFormatException e) {
+                throw new IllegalArgumentException("column " + target.columnNames().get(i) + " of " + target.table()
+                        + " (" + columnTypes.get(i) + "): cannot hold " + value, e);
+            }
         }
-        text.append('\n');
         rows++;
-        if (text.length() >= CHUNK_CHARS) {
-            chunks.add(encodedText());
-            text.setLength(0);
-        }
     }
 
-    private byte[] encodedText() {
-        return text.toString().getBytes(StandardCharsets.UTF_8);
+    private static long longValue(Object value) {
+        if (value instanceof Long || value instanceof Integer || value instanceof Short || value instanceof Byte) {
+            return ((Number) value).longValue();
+        }
+        return decimalValue(value).longValueExact();
     }
 
-    private void append(Object value) {
-        String valueText = valueText(value);
-        if (valueText == null) {
-            text.append("\\N");
-        } else {
-            // Booleans and numbers hold none of the escaped characters: escape appends them whole.
-            escape(valueText);
+    private static BigDecimal decimalValue(Object value) {
+        if (value instanceof BigDecimal d) {
+            return d;
+        } else if (value instanceof BigInteger i) {
+            return new BigDecimal(i);
+        } else if (value instanceof Long || value instanceof Integer || value instanceof Short || value instanceof Byte) {
+            return BigDecimal.valueOf(((Number) value).longValue());
         }
+        return new BigDecimal(valueText(value));
     }
 
-    /**
-     * COPY text format: backslash, tab, newline and carriage return are escaped; nothing else is
-     * special. Most values (hex, JSON payloads) contain none of the four, and are appended whole:
-     * appending char by char was over half of the writer thread's samples in a replay.
-     */
-    private void escape(String s) {
-        if (s.indexOf('\\') < 0 && s.indexOf('\t') < 0 && s.indexOf('\n') < 0 && s.indexOf('\r') < 0) {
-            text.append(s);
-            return;
+    private boolean booleanValue(Object value) {
+        if (value instanceof Boolean b) {
+            return b;
         }
-        int from = 0;
-        for (int i = 0; i < s.length(); i++) {
-            String escaped = switch (s.charAt(i)) {
-                case '\\' -> "\\\\";
-                case '\t' -> "\\t";
-                case '\n' -> "\\n";
-                case '\r' -> "\\r";
-                default -> null;
-            };
-            if (escaped != null) {
-                text.append(s, from, i).append(escaped);
-                from = i + 1;
+        return switch (valueText(value)) {
+            case "t", "true" -> true;
+            case "f", "false" -> false;
+            default -> throw new NumberFormatException("not a boolean");
+        };
+    }
+
+    private void putValue(byte[] bytes) {
+        putInt(bytes.length);
+        put(bytes, 0, bytes.length);
+    }
+
+    private void putShort(int v) {
+        scratch[0] = (byte) (v >>> 8);
+        scratch[1] = (byte) v;
+        put(scratch, 0, 2);
+    }
+
+    private void putInt(int v) {
+        scratch[0] = (byte) (v >>> 24);
+        scratch[1] = (byte) (v >>> 16);
+        scratch[2] = (byte) (v >>> 8);
+        scratch[3] = (byte) v;
+        put(scratch, 0, 4);
+    }
+
+    private void putLong(long v) {
+        for (int i = 7; i >= 0; i--) {
+            scratch[i] = (byte) v;
+            v >>>= 8;
+        }
+        put(scratch, 0, 8);
+    }
+
+    /** Appends bytes, starting a new chunk whenever one is full (a value may span chunks: the stream is one). */
+    private void put(byte[] bytes, int from, int length) {
+        while (length > 0) {
+            if (used == chunk.length) {
+                chunks.add(chunk);
+                chunk = new byte[CHUNK_BYTES];
+                used = 0;
             }
+            int n = Math.min(length, chunk.length - used);
+            System.arraycopy(bytes, from, chunk, used, n);
+            used += n;
+            from += n;
+            length -= n;
         }
-        text.append(s, from, s.length());
     }
 }

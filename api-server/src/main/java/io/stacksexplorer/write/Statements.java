@@ -47,12 +47,12 @@ final class Statements implements AutoCloseable {
     /** Statements with queued rows, in the order their first row was queued. */
     private final Map<WriteStatement, Integer> pendingBatches = new LinkedHashMap<>();
     /**
-     * PostgreSQL: the rows of each plain INSERT, queued as COPY text instead of bound parameters
-     * ({@link CopyRows}); {@link #NOT_COPIED} for statements that stay INSERTs. Null on H2.
+     * PostgreSQL: the rows of each plain INSERT, queued for a binary COPY instead of bound
+     * parameters ({@link CopyRows}); {@link #NOT_COPIED} for statements that stay INSERTs. Null on H2.
      */
     private final Map<WriteStatement, CopyRows> copies;
     private final boolean postgres;
-    private static final CopyRows NOT_COPIED = CopyRows.forInsert("INSERT INTO none (x) VALUES (?)");
+    private static final CopyRows NOT_COPIED = new CopyRows(new CopyRows.Target("none", List.of("x")), List.of("text"));
     /**
      * PostgreSQL: the values of each queued statement's rows, kept while a statement has queued at
      * most {@value #AT_ONCE_ROWS} of them, so that {@link #finish} can send the whole queue and the
@@ -121,7 +121,7 @@ final class Statements implements AutoCloseable {
      * seldom repeats and each is parsed, analysed and planned anew; statement by statement, every
      * text repeats, is prepared on the server and keeps its plan. A few round trips more per
      * transaction of many payloads cost less than that (docs/performance.md, "Through the event
-     * observer"). The rows queued so far stay queued (COPY text or JDBC batches hold them too).
+     * observer"). The rows queued so far stay queued (COPY rows or JDBC batches hold them too).
      */
     void sendStatementByStatement() {
         queuedValues = null;
@@ -718,16 +718,25 @@ final class Statements implements AutoCloseable {
     }
 
     /** The COPY rows of {@code sql}, or null when its rows are bound to the INSERT (H2, or not a plain INSERT). */
-    private CopyRows copyOf(WriteStatement sql) {
+    private CopyRows copyOf(WriteStatement sql) throws SQLException {
         if (copies == null) {
             return null;
         }
         CopyRows copy = copies.get(sql);
         if (copy == null) {
-            copy = CopyRows.forInsert(sql.sql());
+            copy = copyRows(connection, sql);
             copies.put(sql, copy == null ? NOT_COPIED : copy);
         }
         return copy == NOT_COPIED ? null : copy;
+    }
+
+    /**
+     * Empty COPY rows for {@code insert} on {@code connection} (PostgreSQL), with its table's
+     * column types, or null when it is not a plain INSERT ({@link CopyRows#target}).
+     */
+    static CopyRows copyRows(Connection connection, WriteStatement insert) throws SQLException {
+        CopyRows.Target target = CopyRows.target(insert.sql());
+        return target == null ? null : new CopyRows(target, columnTypes(connection, target));
     }
 
     /** Sends the queued rows in one COPY on this transaction's connection; one update count per row. */
@@ -741,7 +750,7 @@ final class Statements implements AutoCloseable {
 
     /** Sends {@code copy}'s rows in one COPY on {@code connection} (PostgreSQL), then clears them. */
     static void copyIn(Connection connection, CopyRows copy) throws SQLException {
-        // Chunk by chunk into the stream (CopyRows#CHUNK_CHARS): no copy of the whole text is made.
+        // Chunk by chunk into the stream (CopyRows#CHUNK_BYTES): no copy of the whole stream is made.
         CopyIn stream = connection.unwrap(PGConnection.class).getCopyAPI().copyIn(copy.copySql());
         try {
             for (byte[] chunk : copy.chunks()) {
@@ -811,7 +820,7 @@ final class Statements implements AutoCloseable {
             List<Object[]> rows = queuedValues.get(queued);
             CopyRows copy = copyOf(queued);
             if (copy != null) {
-                text.append(copy.arrayInsert(columnTypes(copy))).append(";\n");
+                text.append(copy.arrayInsert()).append(";\n");
                 for (int column = 0; column < copy.columnNames().size(); column++) {
                     String[] elements = new String[rows.size()];
                     for (int row = 0; row < elements.length; row++) {
@@ -849,26 +858,31 @@ final class Statements implements AutoCloseable {
      * build writes to was made by the same migrations, so a table's columns have the same types in
      * all of them.
      */
-    private static final Map<String, List<String>> COLUMN_TYPES = new ConcurrentHashMap<>();
+    private static final Map<String, Map<String, String>> COLUMN_TYPES = new ConcurrentHashMap<>();
 
-    /** The SQL types of {@code copy}'s columns, in its column order. */
-    private List<String> columnTypes(CopyRows copy) throws SQLException {
-        List<String> known = COLUMN_TYPES.get(copy.table());
-        if (known != null) {
-            return known;
+    /** The SQL types of {@code target}'s columns, in its column order. */
+    private static List<String> columnTypes(Connection connection, CopyRows.Target target) throws SQLException {
+        Map<String, String> byColumn = COLUMN_TYPES.get(target.table());
+        if (byColumn == null) {
+            byColumn = new HashMap<>();
+            try (PreparedStatement ps = connection.prepareStatement(WriteSql.COLUMN_TYPES_POSTGRESQL.sql())) {
+                ps.setString(1, target.table());
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        byColumn.put(rs.getString(1), rs.getString(2));
+                    }
+                }
+            }
+            COLUMN_TYPES.put(target.table(), Map.copyOf(byColumn));
         }
-        Map<String, String> byColumn = new HashMap<>();
-        queryPastTheQueue(WriteSql.COLUMN_TYPES_POSTGRESQL, rs -> byColumn.put(rs.getString(1), rs.getString(2)),
-                copy.table());
         List<String> types = new ArrayList<>();
-        for (String column : copy.columnNames()) {
+        for (String column : target.columnNames()) {
             String type = byColumn.get(column.toLowerCase(Locale.ROOT));
             if (type == null) {
-                throw new SQLException("no column " + column + " in table " + copy.table());
+                throw new SQLException("no column " + column + " in table " + target.table());
             }
             types.add(type);
         }
-        COLUMN_TYPES.put(copy.table(), List.copyOf(types));
         return types;
     }
 
