@@ -266,7 +266,7 @@ final class CopyRows {
         return new BigDecimal(valueText(value));
     }
 
-    private boolean booleanValue(Object value) {
+    private static boolean booleanValue(Object value) {
         if (value instanceof Boolean b) {
             return b;
         }
