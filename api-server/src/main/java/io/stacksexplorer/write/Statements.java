@@ -973,9 +973,10 @@ final class Statements implements AutoCloseable {
 
     /**
      * Binds one value. With {@code untypedText}, text goes without a type (pgjdbc's
-     * {@code Types.OTHER}) and the database takes the column's type, as COPY's text does: the rows
-     * of a COPY table hold text for numeric columns (amounts), which a typed varchar parameter of
-     * a statement sent in one round trip with others ({@link #sendQueueAndCommit}) would refuse.
+     * {@code Types.OTHER}) and the database takes the column's type, as COPY's rows are encoded in
+     * it ({@link CopyRows}): the rows of a COPY table hold text for numeric columns (amounts),
+     * which a typed varchar parameter of a statement sent in one round trip with others
+     * ({@link #sendQueueAndCommit}) would refuse.
      */
     private static void bind(PreparedStatement ps, int index, Object p, boolean untypedText) throws SQLException {
         if (p == null) {

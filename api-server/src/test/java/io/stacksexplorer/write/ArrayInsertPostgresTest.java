@@ -55,7 +55,7 @@ class ArrayInsertPostgresTest {
         TestDatabase.dropSchemaAndClose(connection, schema);
     }
 
-    /** Values that an array literal must quote or escape, and the COPY text format too. */
+    /** Values that an array literal must quote or escape (and that COPY's text format escaped). */
     private static final String[] AWKWARD = {
         "", "NULL", "null", "{\"a\":[1,2],\"b\":\"c,d\"}", "back\\slash \\\\ \\N", "tab\there", "line\nbreak\r",
         "{braces}", "comma,separated", "  spaces  ", "'single' \"double\"", "ünïcode € 𝄞",
