@@ -248,8 +248,13 @@ final class CopyRows {
         rows++;
     }
 
+    /** Whether {@code value} is one of Java's integer boxes, whose {@code longValue()} is exact. */
+    private static boolean isBoxedInteger(Object value) {
+        return value instanceof Long || value instanceof Integer || value instanceof Short || value instanceof Byte;
+    }
+
     private static long longValue(Object value) {
-        if (value instanceof Long || value instanceof Integer || value instanceof Short || value instanceof Byte) {
+        if (isBoxedInteger(value)) {
             return ((Number) value).longValue();
         }
         return decimalValue(value).longValueExact();
@@ -260,7 +265,7 @@ final class CopyRows {
             return d;
         } else if (value instanceof BigInteger i) {
             return new BigDecimal(i);
-        } else if (value instanceof Long || value instanceof Integer || value instanceof Short || value instanceof Byte) {
+        } else if (isBoxedInteger(value)) {
             return BigDecimal.valueOf(((Number) value).longValue());
         }
         return new BigDecimal(valueText(value));
