@@ -23,10 +23,11 @@ abstract class AddressStore implements GenericRepository<AddressTxRow, String> {
 
     /**
      * The current position of a served row, when it is still served. The history's key leads with
-     * the block (migration V104), so the transaction's blocks come from its own key first.
+     * the block's height and hash (migration V205), so the transaction's blocks come from its own key first.
      */
     static final String FIND_POSITION = "SELECT p.history_position FROM txs t JOIN principal_txs p"
-            + " ON p.index_block_hash = t.index_block_hash AND p.principal = :principal AND p.tx_id = t.tx_id"
+            + " ON p.block_height = t.block_height AND p.index_block_hash = t.index_block_hash"
+            + " AND p.principal = :principal AND p.tx_id = t.tx_id"
             + " WHERE t.tx_id = :txId AND p.canonical = TRUE AND p.microblock_canonical = TRUE";
 
     /**

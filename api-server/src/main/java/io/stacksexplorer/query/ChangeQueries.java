@@ -68,9 +68,14 @@ public class ChangeQueries {
      */
     static final String ENTERED_BEFORE = "SELECT 1 FROM change_log WHERE tx_id = ? AND kind = 'mempool'"
             + " AND position < ? FETCH FIRST 1 ROWS ONLY";
-    /** The per-principal rows of a transaction in one block, canonical or not by now. */
-    private static final String PRINCIPALS_IN = "SELECT " + AddressTxRow.COLUMNS + " FROM principal_txs p"
-            + " WHERE p.index_block_hash = ? AND p.tx_id = ? ORDER BY p.principal";
+    /**
+     * The per-principal rows of a transaction in one block, canonical or not by now; found through
+     * the transaction's row, which gives the block's height that leads their key (V205).
+     */
+    private static final String PRINCIPALS_IN = "SELECT " + AddressTxRow.COLUMNS
+            + " FROM txs t JOIN principal_txs p ON p.block_height = t.block_height"
+            + " AND p.index_block_hash = t.index_block_hash AND p.tx_id = t.tx_id"
+            + " WHERE t.tx_id = ? AND t.index_block_hash = ? ORDER BY p.principal";
 
     private final DataSource dataSource;
     private final TransactionStore txs;
@@ -122,8 +127,8 @@ public class ChangeQueries {
     /** The per-principal rows of a transaction mined in {@code indexBlockHash}. */
     public List<AddressTxRow> principalsIn(String indexBlockHash, String txId) {
         return query(PRINCIPALS_IN, ps -> {
-            ps.setString(1, indexBlockHash);
-            ps.setString(2, txId);
+            ps.setString(1, txId);
+            ps.setString(2, indexBlockHash);
         }, rs -> AddressTxRow.read(rs, 1));
     }
 

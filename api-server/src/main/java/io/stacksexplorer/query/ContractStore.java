@@ -37,10 +37,11 @@ abstract class ContractStore implements GenericRepository<ContractDeployRow, Str
 
     /**
      * The current position of a served log event, when it is still served. The events' key leads
-     * with the block (migration V105), so the transaction's blocks come from txs first.
+     * with the block's height and hash (migration V205), so the transaction's blocks come from txs first.
      */
     static final String FIND_LOG_POSITION = "SELECT e.log_position FROM txs t JOIN tx_events e"
-            + " ON e.index_block_hash = t.index_block_hash AND e.tx_id = t.tx_id AND e.event_index = :eventIndex"
+            + " ON e.block_height = t.block_height AND e.index_block_hash = t.index_block_hash"
+            + " AND e.tx_id = t.tx_id AND e.event_index = :eventIndex"
             + " WHERE t.tx_id = :txId AND e.contract_id = :contractId AND e.canonical = TRUE"
             + " AND e.microblock_canonical = TRUE AND e.event_type = 'smart_contract_log'";
 

@@ -21,10 +21,12 @@ class TransactionStore {
     /**
      * Events {@code from .. to - 1} of each (tx_id, index_block_hash) whose tx_id is given, by primary key
      * range (event_index is the event's position within its transaction). The events' key leads with
-     * the block (migration V105), so the blocks that mined each transaction come from txs first.
+     * the block's height and hash (migration V205), so the blocks that mined each transaction come
+     * from txs first.
      */
     static final String EVENT_PAGES = "SELECT " + PlainJdbc.prefixed("e.", BlockEventRow.COLUMNS)
-            + " FROM txs t JOIN tx_events e ON e.index_block_hash = t.index_block_hash AND e.tx_id = t.tx_id"
+            + " FROM txs t JOIN tx_events e ON e.block_height = t.block_height"
+            + " AND e.index_block_hash = t.index_block_hash AND e.tx_id = t.tx_id"
             + " WHERE t.tx_id IN (:ids) AND e.event_index >= ? AND e.event_index < ?"
             + " ORDER BY e.tx_id, e.index_block_hash, e.event_index";
 

@@ -127,13 +127,13 @@ final class Microblocks {
                 confirmed.add(tx.microblockHash());
             }
         }
-        List<String> served = new ArrayList<>();
+        List<Positions.BlockAt> served = new ArrayList<>();
         if (!sql.noServedUnanchored()) {
             boolean above = false;
-            for (Object[] stream : sql.query(WriteSql.SERVED_UNANCHORED,
-                    rs -> new Object[]{rs.getString(1), rs.getLong(2)})) {
-                if ((Long) stream[1] <= block.height()) {
-                    served.add((String) stream[0]);
+            for (Positions.BlockAt stream : sql.query(WriteSql.SERVED_UNANCHORED,
+                    rs -> new Positions.BlockAt(rs.getString(1), rs.getLong(2)))) {
+                if (stream.height() <= block.height()) {
+                    served.add(stream);
                 } else {
                     above = true;
                 }
@@ -141,28 +141,39 @@ final class Microblocks {
             // What this block settles stops being served; only streams above it still are.
             sql.servedUnanchored(above);
         }
-        for (String hash : served) {
-            positions.dirty(hash);
-            if (!confirmed.contains(hash)) {
+        for (Positions.BlockAt stream : served) {
+            positions.dirty(stream.indexBlockHash(), stream.height());
+            if (!confirmed.contains(stream.indexBlockHash())) {
                 for (WriteStatement statement : List.of(WriteSql.SET_TXS_MICROBLOCK_CANONICAL,
-                        WriteSql.SET_EVENTS_MICROBLOCK_CANONICAL, WriteSql.SET_PRINCIPAL_TXS_MICROBLOCK_CANONICAL,
                         WriteSql.SET_CONTRACTS_MICROBLOCK_CANONICAL)) {
-                    sql.update(statement, false, hash);
+                    sql.update(statement, false, stream.indexBlockHash());
+                }
+                for (WriteStatement statement : List.of(WriteSql.SET_EVENTS_MICROBLOCK_CANONICAL,
+                        WriteSql.SET_PRINCIPAL_TXS_MICROBLOCK_CANONICAL)) {
+                    sql.update(statement, false, stream.height(), stream.indexBlockHash());
                 }
             }
         }
         Map<String, UnanchoredPlace> places = new java.util.HashMap<>();
+        // The confirmed streams that have unanchored rows, with their height: their events and
+        // history rows are found by both (V205); a stream without transaction rows has none.
+        Set<Positions.BlockAt> confirmedRows = new HashSet<>();
         if (!confirmed.isEmpty()) {
             for (Object[] row : sql.queryIn(WriteSql.UNANCHORED_PLACES_IN_CHUNK, confirmed,
-                    rs -> new Object[]{rs.getString(1), rs.getString(2), rs.getInt(3), rs.getLong(4)})) {
+                    rs -> new Object[]{rs.getString(1), rs.getString(2), rs.getInt(3), rs.getLong(4), rs.getLong(5)})) {
                 places.put(UnanchoredPlace.key((String) row[0], (String) row[1]),
                         new UnanchoredPlace((Integer) row[2], (Long) row[3]));
+                confirmedRows.add(new Positions.BlockAt((String) row[0], (Long) row[4]));
             }
         }
         // The confirmed streams' unanchored rows, served or not, are replaced by the block's own rows.
+        for (Positions.BlockAt stream : confirmedRows) {
+            for (WriteStatement statement : List.of(WriteSql.DELETE_EVENTS_OF, WriteSql.DELETE_PRINCIPAL_TXS_OF)) {
+                sql.update(statement, stream.height(), stream.indexBlockHash());
+            }
+        }
         for (String hash : confirmed) {
-            for (WriteStatement statement : List.of(WriteSql.DELETE_EVENTS_OF, WriteSql.DELETE_PRINCIPAL_TXS_OF,
-                    WriteSql.DELETE_CONTRACTS_OF, WriteSql.DELETE_TXS_OF)) {
+            for (WriteStatement statement : List.of(WriteSql.DELETE_CONTRACTS_OF, WriteSql.DELETE_TXS_OF)) {
                 sql.update(statement, hash);
             }
         }

@@ -99,7 +99,14 @@ final class Positions {
     private final Map<Kind, Map<String, Long>> loaded = new HashMap<>();
     private final Map<Kind, Map<String, Long>> dirtyFrom = new HashMap<>();
     /** Per list, the blocks (or microblock streams) that changed: their served rows may have no position. */
-    private final Map<Kind, Map<String, Set<String>>> dirtyBlocks = new HashMap<>();
+    private final Map<Kind, Map<String, Set<BlockAt>>> dirtyBlocks = new HashMap<>();
+
+    /**
+     * A block or microblock stream as its rows name it: every row of one carries its height, which
+     * leads the keys that find them (V205).
+     */
+    record BlockAt(String indexBlockHash, long height) {
+    }
 
     Positions(Statements sql, CommittedCounters committed) {
         this.sql = sql;
@@ -164,11 +171,10 @@ final class Positions {
     }
 
     /** Marks everything one block (or microblock stream) holds for renumbering. Call before it changes. */
-    void dirty(String indexBlockHash) throws SQLException {
+    void dirty(String indexBlockHash, long height) throws SQLException {
         for (Kind kind : Kind.values()) {
-            for (Object[] row : sql.query(kind.keysOfBlock, rs -> new Object[]{rs.getString(1), rs.getLong(2)},
-                    indexBlockHash)) {
-                dirty(kind, (String) row[0], (Long) row[1], indexBlockHash);
+            for (String key : sql.query(kind.keysOfBlock, rs -> rs.getString(1), height, indexBlockHash)) {
+                dirty(kind, key, height, indexBlockHash);
             }
         }
     }
@@ -180,7 +186,7 @@ final class Positions {
      */
     void dirty(Kind kind, String key, long height, String indexBlockHash) {
         dirtyFrom.get(kind).merge(key, height, Math::min);
-        dirtyBlocks.get(kind).computeIfAbsent(key, k -> new HashSet<>()).add(indexBlockHash);
+        dirtyBlocks.get(kind).computeIfAbsent(key, k -> new HashSet<>()).add(new BlockAt(indexBlockHash, height));
     }
 
     /**
@@ -195,7 +201,7 @@ final class Positions {
     void renumber() throws SQLException {
         for (Kind kind : Kind.values()) {
             // The served rows of each changed block by key, read once whatever the number of keys.
-            Map<String, Map<String, List<Object[]>>> servedOfBlock = new HashMap<>();
+            Map<BlockAt, Map<String, List<Object[]>>> servedOfBlock = new HashMap<>();
             for (Map.Entry<String, Long> d : dirtyFrom.get(kind).entrySet()) {
                 String key = d.getKey();
                 long position = 0;
@@ -208,7 +214,7 @@ final class Positions {
                         served.put(kind.keyOf(numbered), numbered);
                     }
                 }
-                for (String block : dirtyBlocks.get(kind).getOrDefault(key, Set.of())) {
+                for (BlockAt block : dirtyBlocks.get(kind).getOrDefault(key, Set.of())) {
                     if (!servedOfBlock.containsKey(block)) {
                         servedOfBlock.put(block, servedByKey(kind, block));
                     }
@@ -222,10 +228,11 @@ final class Positions {
                     position++;
                     Object old = row[row.length - 1];
                     if (old == null || ((Number) old).longValue() != position) {
-                        Object[] params = new Object[2 + kind.keyColumns];
+                        // The row's key columns, then its block height (the column after them).
+                        Object[] params = new Object[3 + kind.keyColumns];
                         params[0] = position;
                         params[1] = key;
-                        System.arraycopy(row, 0, params, 2, kind.keyColumns);
+                        System.arraycopy(row, 0, params, 2, kind.keyColumns + 1);
                         sql.addBatch(kind.setPosition, params);
                     }
                 }
@@ -239,9 +246,10 @@ final class Positions {
     }
 
     /** The served rows of one block by list key (the statement's first column, not kept in the row). */
-    private Map<String, List<Object[]>> servedByKey(Kind kind, String block) throws SQLException {
+    private Map<String, List<Object[]>> servedByKey(Kind kind, BlockAt block) throws SQLException {
         Map<String, List<Object[]>> byKey = new HashMap<>();
-        for (Object[] row : sql.query(kind.servedInBlock, Positions::columns, block)) {
+        for (Object[] row : sql.query(kind.servedInBlock, Positions::columns, block.height(),
+                block.indexBlockHash())) {
             byKey.computeIfAbsent((String) row[0], k -> new ArrayList<>()).add(Arrays.copyOfRange(row, 1, row.length));
         }
         return byKey;

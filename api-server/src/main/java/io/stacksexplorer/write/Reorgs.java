@@ -43,42 +43,47 @@ final class Reorgs {
             return new ForkSwitch(new ArrayList<>(), new ArrayList<>(), new LinkedHashMap<>(), new LinkedHashSet<>());
         }
         // Walk back from the parent through non-canonical ancestors to the fork point.
-        List<String> restored = new ArrayList<>();
+        List<Positions.BlockAt> restored = new ArrayList<>();
         long forkHeight = block.height() - 1;
         ChainRows.BlockRef cursor = ChainRows.findBlock(sql, block.parentIndexBlockHash());
         while (cursor != null && !cursor.canonical()) {
-            restored.add(cursor.indexBlockHash());
+            restored.add(new Positions.BlockAt(cursor.indexBlockHash(), cursor.height()));
             forkHeight = cursor.height() - 1;
             cursor = ChainRows.findBlock(sql, cursor.parentIndexBlockHash());
         }
         if (cursor != null) {
             forkHeight = cursor.height();
         }
-        List<String> orphaned = sql.query(WriteSql.CANONICAL_BLOCKS_ABOVE, rs -> rs.getString(1), forkHeight);
+        List<Positions.BlockAt> orphaned = sql.query(WriteSql.CANONICAL_BLOCKS_ABOVE,
+                rs -> new Positions.BlockAt(rs.getString(1), rs.getLong(2)), forkHeight);
 
         Map<String, String> leftChain = new LinkedHashMap<>();
-        for (String hash : orphaned) {
-            for (String txId : sql.query(WriteSql.TX_IDS_OF_BLOCK, rs -> rs.getString(1), hash)) {
-                leftChain.putIfAbsent(txId, hash);
+        for (Positions.BlockAt orphan : orphaned) {
+            for (String txId : sql.query(WriteSql.TX_IDS_OF_BLOCK, rs -> rs.getString(1), orphan.indexBlockHash())) {
+                leftChain.putIfAbsent(txId, orphan.indexBlockHash());
             }
-            setCanonical(sql, hash, false, positions);
+            setCanonical(sql, orphan, false, positions);
         }
         Set<String> rejoined = new LinkedHashSet<>();
-        for (String hash : restored) {
-            rejoined.addAll(sql.query(WriteSql.TX_IDS_OF_BLOCK, rs -> rs.getString(1), hash));
-            setCanonical(sql, hash, true, positions);
+        for (Positions.BlockAt restoredBlock : restored) {
+            rejoined.addAll(sql.query(WriteSql.TX_IDS_OF_BLOCK, rs -> rs.getString(1), restoredBlock.indexBlockHash()));
+            setCanonical(sql, restoredBlock, true, positions);
         }
-        return new ForkSwitch(orphaned, restored, leftChain, rejoined);
+        return new ForkSwitch(orphaned.stream().map(Positions.BlockAt::indexBlockHash).toList(),
+                restored.stream().map(Positions.BlockAt::indexBlockHash).toList(), leftChain, rejoined);
     }
 
     /** Flips one block and everything hanging from it; its lists are renumbered afterwards. */
-    private static void setCanonical(Statements sql, String indexBlockHash, boolean canonical, Positions positions)
+    private static void setCanonical(Statements sql, Positions.BlockAt block, boolean canonical, Positions positions)
             throws SQLException {
-        positions.dirty(indexBlockHash);
+        positions.dirty(block.indexBlockHash(), block.height());
         for (WriteStatement statement : List.of(WriteSql.SET_BLOCK_CANONICAL, WriteSql.SET_TXS_CANONICAL,
-                WriteSql.SET_EVENTS_CANONICAL, WriteSql.SET_PRINCIPAL_TXS_CANONICAL,
                 WriteSql.SET_CONTRACTS_CANONICAL)) {
-            sql.update(statement, canonical, indexBlockHash);
+            sql.update(statement, canonical, block.indexBlockHash());
+        }
+        // Found by height and hash, the leading columns of their block keys (V205).
+        for (WriteStatement statement : List.of(WriteSql.SET_EVENTS_CANONICAL, WriteSql.SET_PRINCIPAL_TXS_CANONICAL)) {
+            sql.update(statement, canonical, block.height(), block.indexBlockHash());
         }
     }
 }

@@ -49,7 +49,7 @@ final class WriteSql {
             "SELECT 1 FROM contract_log_stats FETCH FIRST 1 ROWS ONLY");
 
     static final WriteStatement CANONICAL_BLOCKS_ABOVE = reading(BLOCKS).sql("""
-            SELECT index_block_hash FROM blocks WHERE canonical = TRUE AND block_height > ?""");
+            SELECT index_block_hash, block_height FROM blocks WHERE canonical = TRUE AND block_height > ?""");
 
     static final WriteStatement INSERT_BLOCK = writing(BLOCKS).sql("""
             INSERT INTO blocks (index_block_hash, block_hash, block_height, parent_block_hash,
@@ -96,11 +96,14 @@ final class WriteSql {
             "UPDATE blocks SET canonical = ? WHERE index_block_hash = ?");
     static final WriteStatement SET_TXS_CANONICAL = writing(TXS).sql(
             "UPDATE txs SET canonical = ? WHERE index_block_hash = ?");
-    // Positions are dropped on every flip; the rows still served are renumbered (Positions).
+    // Positions are dropped on every flip; the rows still served are renumbered (Positions). The
+    // events and the history are found by the block's height and hash, the leading columns of
+    // their block keys (V205).
     static final WriteStatement SET_EVENTS_CANONICAL = writing(TX_EVENTS).sql(
-            "UPDATE tx_events SET canonical = ?, log_position = NULL WHERE index_block_hash = ?");
-    static final WriteStatement SET_PRINCIPAL_TXS_CANONICAL = writing(PRINCIPAL_TXS).sql(
-            "UPDATE principal_txs SET canonical = ?, history_position = NULL WHERE index_block_hash = ?");
+            "UPDATE tx_events SET canonical = ?, log_position = NULL WHERE block_height = ? AND index_block_hash = ?");
+    static final WriteStatement SET_PRINCIPAL_TXS_CANONICAL = writing(PRINCIPAL_TXS).sql("""
+            UPDATE principal_txs SET canonical = ?, history_position = NULL
+            WHERE block_height = ? AND index_block_hash = ?""");
     static final WriteStatement SET_CONTRACTS_CANONICAL = writing(SMART_CONTRACTS).sql(
             "UPDATE smart_contracts SET canonical = ? WHERE index_block_hash = ?");
 
@@ -164,9 +167,9 @@ final class WriteSql {
 
     // --- positions (V10): renumbering the newest rows of one principal or contract ---------------
 
-    /** Principals whose history one block holds, from the lowest height (all rows of a block share it). */
+    /** Principals whose history one block (at its height: all rows of a block share it) holds. */
     static final WriteStatement HISTORY_KEYS_OF_BLOCK = reading(PRINCIPAL_TXS).sql(
-            "SELECT principal, MIN(block_height) FROM principal_txs WHERE index_block_hash = ? GROUP BY principal");
+            "SELECT DISTINCT principal FROM principal_txs WHERE block_height = ? AND index_block_hash = ?");
     /*
      * Renumbering reads the position index (V10), not an index in chain order: served rows, and only
      * they, carry a position, dense and in chain order, once a transaction ends. So the newest served
@@ -191,20 +194,20 @@ final class WriteSql {
             LEFT JOIN principal_txs t ON t.principal = ? AND t.history_position > b.below""");
     /**
      * Served rows of one block, each led by its principal, then the same columns. One read per
-     * changed block, not per block and principal; and it names only the block, so that H2 cannot
+     * changed block, not per block and principal; and it names only the block (height and hash), so that H2 cannot
      * choose an index that leads with the principal (or contract) and read its whole list.
      */
     static final WriteStatement HISTORY_SERVED_IN_BLOCK = reading(PRINCIPAL_TXS).sql("""
             SELECT principal, tx_id, index_block_hash, block_height, microblock_sequence, tx_index, history_position
             FROM principal_txs
-            WHERE index_block_hash = ? AND canonical = TRUE AND microblock_canonical = TRUE""");
+            WHERE block_height = ? AND index_block_hash = ? AND canonical = TRUE AND microblock_canonical = TRUE""");
     static final WriteStatement SET_HISTORY_POSITION = writing(PRINCIPAL_TXS).sql("""
             UPDATE principal_txs SET history_position = ?
-            WHERE principal = ? AND tx_id = ? AND index_block_hash = ?""");
+            WHERE principal = ? AND tx_id = ? AND index_block_hash = ? AND block_height = ?""");
 
     static final WriteStatement LOG_KEYS_OF_BLOCK = reading(TX_EVENTS).sql("""
-            SELECT contract_id, MIN(block_height) FROM tx_events
-            WHERE index_block_hash = ? AND event_type = 'smart_contract_log' GROUP BY contract_id""");
+            SELECT DISTINCT contract_id FROM tx_events
+            WHERE block_height = ? AND index_block_hash = ? AND event_type = 'smart_contract_log'""");
     static final WriteStatement LOG_RENUMBER_FROM = reading(TX_EVENTS).sql("""
             SELECT b.below, t.tx_id, t.index_block_hash, t.event_index, t.block_height, t.microblock_sequence,
                 t.tx_index, t.log_position
@@ -216,11 +219,11 @@ final class WriteSql {
             SELECT contract_id, tx_id, index_block_hash, event_index, block_height, microblock_sequence, tx_index,
                 log_position
             FROM tx_events
-            WHERE index_block_hash = ? AND canonical = TRUE AND microblock_canonical = TRUE
+            WHERE block_height = ? AND index_block_hash = ? AND canonical = TRUE AND microblock_canonical = TRUE
               AND event_type = 'smart_contract_log'""");
     static final WriteStatement SET_LOG_POSITION = writing(TX_EVENTS).sql("""
             UPDATE tx_events SET log_position = ?
-            WHERE contract_id = ? AND tx_id = ? AND index_block_hash = ? AND event_index = ?""");
+            WHERE contract_id = ? AND tx_id = ? AND index_block_hash = ? AND event_index = ? AND block_height = ?""");
 
     // --- mempool ------------------------------------------------------------------------------
 
@@ -364,22 +367,24 @@ final class WriteSql {
 
     static final WriteStatement SET_TXS_MICROBLOCK_CANONICAL = writing(TXS).sql(
             "UPDATE txs SET microblock_canonical = ? WHERE index_block_hash = ?");
-    static final WriteStatement SET_EVENTS_MICROBLOCK_CANONICAL = writing(TX_EVENTS).sql(
-            "UPDATE tx_events SET microblock_canonical = ?, log_position = NULL WHERE index_block_hash = ?");
-    static final WriteStatement SET_PRINCIPAL_TXS_MICROBLOCK_CANONICAL = writing(PRINCIPAL_TXS).sql(
-            "UPDATE principal_txs SET microblock_canonical = ?, history_position = NULL WHERE index_block_hash = ?");
+    static final WriteStatement SET_EVENTS_MICROBLOCK_CANONICAL = writing(TX_EVENTS).sql("""
+            UPDATE tx_events SET microblock_canonical = ?, log_position = NULL
+            WHERE block_height = ? AND index_block_hash = ?""");
+    static final WriteStatement SET_PRINCIPAL_TXS_MICROBLOCK_CANONICAL = writing(PRINCIPAL_TXS).sql("""
+            UPDATE principal_txs SET microblock_canonical = ?, history_position = NULL
+            WHERE block_height = ? AND index_block_hash = ?""");
     static final WriteStatement SET_CONTRACTS_MICROBLOCK_CANONICAL = writing(SMART_CONTRACTS).sql(
             "UPDATE smart_contracts SET microblock_canonical = ? WHERE index_block_hash = ?");
 
     static final WriteStatement DELETE_TXS_OF = writing(TXS).sql("DELETE FROM txs WHERE index_block_hash = ?");
     /** Where confirmed microblock transactions stood while unanchored (their rows are keyed by microblock hash). */
     static final WriteStatement UNANCHORED_PLACES_IN_CHUNK = reading(TXS).sql("""
-            SELECT index_block_hash, tx_id, tx_index, block_time FROM txs
+            SELECT index_block_hash, tx_id, tx_index, block_time, block_height FROM txs
             WHERE is_unanchored = TRUE AND index_block_hash IN (""" + CHUNK_OF_KEYS + ")");
     static final WriteStatement DELETE_EVENTS_OF = writing(TX_EVENTS).sql(
-            "DELETE FROM tx_events WHERE index_block_hash = ?");
+            "DELETE FROM tx_events WHERE block_height = ? AND index_block_hash = ?");
     static final WriteStatement DELETE_PRINCIPAL_TXS_OF = writing(PRINCIPAL_TXS).sql(
-            "DELETE FROM principal_txs WHERE index_block_hash = ?");
+            "DELETE FROM principal_txs WHERE block_height = ? AND index_block_hash = ?");
     static final WriteStatement DELETE_CONTRACTS_OF = writing(SMART_CONTRACTS).sql(
             "DELETE FROM smart_contracts WHERE index_block_hash = ?");
 
