@@ -2,8 +2,11 @@ package io.stacksexplorer.write;
 
 import org.postgresql.util.ByteConverter;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.math.BigDecimal;
 import java.math.BigInteger;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -87,6 +90,10 @@ final class CopyRows {
     private byte[] chunk = new byte[CHUNK_BYTES];
     private int used;
     private final byte[] scratch = new byte[8];
+    /** Network byte order, as the binary COPY format has every number. */
+    private static final VarHandle SHORT = MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.BIG_ENDIAN);
+    private static final VarHandle INT = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.BIG_ENDIAN);
+    private static final VarHandle LONG = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
     private int rows;
 
     /**
@@ -234,8 +241,7 @@ final class CopyRows {
                     }
                     case BOOL -> {
                         putInt(1);
-                        scratch[0] = (byte) (booleanValue(value) ? 1 : 0);
-                        put(scratch, 0, 1);
+                        putByte(booleanValue(value) ? 1 : 0);
                     }
                     case NUMERIC -> putValue(ByteConverter.numeric(decimalValue(value)));
                     case TEXT -> putValue(valueText(value).getBytes(StandardCharsets.UTF_8));
@@ -282,30 +288,52 @@ final class CopyRows {
         };
     }
 
+    private void putByte(int v) {
+        if (used == chunk.length) {
+            nextChunk();
+        }
+        chunk[used++] = (byte) v;
+    }
+
     private void putValue(byte[] bytes) {
         putInt(bytes.length);
         put(bytes, 0, bytes.length);
     }
 
+    /*
+     * Numbers are written straight into the chunk when they fit in it (nearly always): every value
+     * has a length word, and copying four bytes through a scratch array with System.arraycopy was
+     * the deriving thread's largest item in a profile (CopyRows.putInt and put: 137 of its 779
+     * samples in a 1,000,000-transaction replay). Across a chunk's end they go through the scratch.
+     */
+
     private void putShort(int v) {
-        scratch[0] = (byte) (v >>> 8);
-        scratch[1] = (byte) v;
+        if (chunk.length - used >= 2) {
+            SHORT.set(chunk, used, (short) v);
+            used += 2;
+            return;
+        }
+        SHORT.set(scratch, 0, (short) v);
         put(scratch, 0, 2);
     }
 
     private void putInt(int v) {
-        scratch[0] = (byte) (v >>> 24);
-        scratch[1] = (byte) (v >>> 16);
-        scratch[2] = (byte) (v >>> 8);
-        scratch[3] = (byte) v;
+        if (chunk.length - used >= 4) {
+            INT.set(chunk, used, v);
+            used += 4;
+            return;
+        }
+        INT.set(scratch, 0, v);
         put(scratch, 0, 4);
     }
 
     private void putLong(long v) {
-        for (int i = 7; i >= 0; i--) {
-            scratch[i] = (byte) v;
-            v >>>= 8;
+        if (chunk.length - used >= 8) {
+            LONG.set(chunk, used, v);
+            used += 8;
+            return;
         }
+        LONG.set(scratch, 0, v);
         put(scratch, 0, 8);
     }
 
@@ -313,9 +341,7 @@ final class CopyRows {
     private void put(byte[] bytes, int from, int length) {
         while (length > 0) {
             if (used == chunk.length) {
-                chunks.add(chunk);
-                chunk = new byte[CHUNK_BYTES];
-                used = 0;
+                nextChunk();
             }
             int n = Math.min(length, chunk.length - used);
             System.arraycopy(bytes, from, chunk, used, n);
@@ -323,5 +349,11 @@ final class CopyRows {
             from += n;
             length -= n;
         }
+    }
+
+    private void nextChunk() {
+        chunks.add(chunk);
+        chunk = new byte[CHUNK_BYTES];
+        used = 0;
     }
 }

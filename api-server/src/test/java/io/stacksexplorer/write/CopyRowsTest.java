@@ -176,6 +176,52 @@ class CopyRowsTest {
     }
 
     @Test
+    void numbersAcrossAChunksEndAreWholeInTheStream() {
+        // One text value long enough that the next value's length word, then its bytes, end or
+        // start at every offset around the first chunk's end (a number goes straight into the
+        // chunk only when it fits; across the end it is split between two chunks).
+        int firstValueStart = 19 + 2 + 4;
+        for (String type : List.of("smallint", "integer", "bigint", "boolean")) {
+            for (int before = 1; before <= 16; before++) {
+                int length = CopyRows.CHUNK_BYTES - firstValueStart - before;
+                CopyRows rows = rows(List.of("text", type));
+                String text = "x".repeat(length);
+                Object number = switch (type) {
+                    case "smallint" -> (short) -12_345;
+                    case "integer" -> -1_234_567_890;
+                    case "bigint" -> -1_234_567_890_123_456_789L;
+                    default -> true;
+                };
+                rows.add(text, number);
+                ByteBuffer stream = ByteBuffer.wrap(stream(rows));
+                stream.position(19);
+                assertEquals(2, stream.getShort());
+                assertEquals(text, text(stream), type + ", " + before + " bytes before the chunk's end");
+                switch (type) {
+                    case "smallint" -> {
+                        assertEquals(2, stream.getInt());
+                        assertEquals((short) -12_345, stream.getShort());
+                    }
+                    case "integer" -> {
+                        assertEquals(4, stream.getInt());
+                        assertEquals(-1_234_567_890, stream.getInt());
+                    }
+                    case "bigint" -> {
+                        assertEquals(8, stream.getInt());
+                        assertEquals(-1_234_567_890_123_456_789L, stream.getLong());
+                    }
+                    default -> {
+                        assertEquals(1, stream.getInt());
+                        assertEquals(1, stream.get());
+                    }
+                }
+                assertEquals(-1, stream.getShort(), type + ", " + before + " bytes before the chunk's end");
+                assertEquals(0, stream.remaining());
+            }
+        }
+    }
+
+    @Test
     void aRowOfTheWrongWidthIsRefused() {
         CopyRows rows = rows(List.of("text", "text"));
         assertThrows(IllegalArgumentException.class, () -> rows.add("only one"));
