@@ -9,6 +9,7 @@ import io.stacksexplorer.config.StorageSettings;
 import io.stacksexplorer.demo.DemoChain;
 import io.stacksexplorer.http.ApiServer;
 import io.stacksexplorer.http.TestDatabase;
+import io.stacksexplorer.ops.PgCluster;
 import io.stacksexplorer.write.ChainWriter;
 import io.stacksexplorer.write.NewBlock;
 import org.junit.jupiter.api.Test;
@@ -41,7 +42,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * mvn -B -o verify -pl spec,api-server -Pbenchmarks -Dbenchmark=ScaleBenchmark -Dpg.tests=true \
  *     [-Dscale.transactions=1000000] [-Dscale.seed=1] [-Dscale.h2=false]
  *     [-Dscale.era=mixed|3|2]
- *     [-Dscale.h2.file=DIR/db]
+ *     [-Dscale.h2.file=DIR/db] [-Dscale.pg.settings=shared_buffers=2GB,...]
  * </pre>
  * Generates a node-event log ({@code generate}), replays it with the {@code replay} command in a
  * JVM of its own ({@code -Xmx512m}, wall clock including JVM start) into PostgreSQL (when enabled)
@@ -49,6 +50,11 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * latency of the hot address's transactions and the hot contract's events at offsets 0, 1%, 50%
  * and 99% of their totals, and every route against the same routes on the small demo database.
  * Prints one table. The log is kept in {@code target/scale/} and reused when it exists.
+ *
+ * <p>PostgreSQL is the shared test server (PG_*, the CI machine's: Debian's defaults, 128 MB of
+ * shared buffers) unless {@code scale.pg.settings} names server settings: then a cluster of the
+ * benchmark's own (durable defaults plus those settings, {@link PgCluster#durable}) started for
+ * the run, so that a figure for a server sized like production needs no change to a shared one.
  */
 @EnabledIfSystemProperty(named = "benchmarks", matches = "true")
 class ScaleBenchmark {
@@ -86,20 +92,26 @@ class ScaleBenchmark {
 
         Map<String, double[]> demo = demoRoutes();
         if (TestDatabase.postgresEnabled()) {
-            Map<String, Object> props = TestDatabase.POSTGRES.freshProperties();
-            try (ApiServer api = ApiServer.start(props)) {
+            List<String> settings = Arrays.stream(System.getProperty("scale.pg.settings", "").split(","))
+                    .map(String::trim).filter(setting -> !setting.isEmpty()).toList();
+            String label = settings.isEmpty() ? "PostgreSQL" : "PostgreSQL (own cluster, durable, "
+                    + String.join(", ", settings) + ")";
+            try (PgCluster cluster = settings.isEmpty() ? null : PgCluster.durable(settings);
+                 ApiServer api = ApiServer.start(cluster == null ? TestDatabase.POSTGRES.freshProperties()
+                         : ownClusterProperties(cluster))) {
                 String schema = api.context().getProperty("flyway.datasources.default.schemas", String.class)
                         .orElseThrow();
-                Map<String, String> env = TestDatabase.postgresEnvironment(schema);
+                Map<String, String> env = cluster == null ? TestDatabase.postgresEnvironment(schema)
+                        : withSchema(cluster.env(), schema);
                 List<Double> probes = new ArrayList<>();
                 double seconds = run(List.of("replay", log.toString()), env, () -> probeBlocks(api, probes));
-                replayRows("PostgreSQL", txs, blocks, seconds, pgBytes(api, schema));
+                replayRows(label, txs, blocks, seconds, pgBytes(api, schema));
                 row("PostgreSQL VACUUM after replay", String.format("%.0f s (what autovacuum does in production;"
                         + " %s on this machine)", vacuum(api, schema), setting(api, "autovacuum")));
                 double[] p = sorted(probes);
                 row("PostgreSQL block-by-height during replay", String.format("p50 %.1f ms, p99 %.1f ms (%d requests)",
                         pct(p, 50), pct(p, 99), p.length));
-                measure("PostgreSQL", api, hotAddress, hotContract, demo);
+                measure(label, api, hotAddress, hotContract, demo);
             }
         }
         if (!Boolean.parseBoolean(System.getProperty("scale.h2", "true"))) {
@@ -128,6 +140,20 @@ class ScaleBenchmark {
             measure("H2", api, hotAddress, hotContract, demo);
         }
         System.out.println(table);
+    }
+
+    /** The API server's properties for the benchmark's own cluster, as freshProperties gives them for the shared one. */
+    private static Map<String, Object> ownClusterProperties(PgCluster cluster) {
+        Map<String, Object> props = new HashMap<>(StorageSettings.properties(withSchema(cluster.env(), "scale")));
+        props.put("demo-data.enabled", false);
+        props.put("micronaut.server.port", -1);
+        return props;
+    }
+
+    private static Map<String, String> withSchema(Map<String, String> env, String schema) {
+        Map<String, String> withSchema = new HashMap<>(env);
+        withSchema.put("PG_SCHEMA", schema);
+        return withSchema;
     }
 
     /** Runs an api-server command in a JVM of its own; returns its wall-clock seconds. */

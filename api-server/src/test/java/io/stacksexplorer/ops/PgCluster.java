@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 /**
@@ -20,17 +21,23 @@ import java.util.stream.Stream;
  * close. Tests that stop the database or replicate it use one, never the shared server. Run as
  * root, the binaries run as user postgres (initdb refuses root).
  */
-final class PgCluster implements AutoCloseable {
+public final class PgCluster implements AutoCloseable {
+
+    /** Tests give up durability for speed; they stop, kill and replicate clusters, not disks. */
+    private static final List<String> TEST_SETTINGS = List.of("fsync=off");
 
     private final Path bin;
     private final Path dir;
     private final int port;
+    /** {@code name=value} server settings, given to the server at each start. */
+    private final List<String> settings;
     private final Thread cleanup;
 
-    private PgCluster(Path bin, Path dir, int port) {
+    private PgCluster(Path bin, Path dir, int port, List<String> settings) {
         this.bin = bin;
         this.dir = dir;
         this.port = port;
+        this.settings = List.copyOf(settings);
         this.cleanup = new Thread(this::stopQuietly, "pg-cluster-cleanup");
         Runtime.getRuntime().addShutdownHook(cleanup);
     }
@@ -48,13 +55,26 @@ final class PgCluster implements AutoCloseable {
     }
 
     /** PostgreSQL tests switched on and the binaries present. */
-    static boolean available() {
+    public static boolean available() {
         return TestDatabase.postgresEnabled() && binaries().isPresent();
     }
 
     static PgCluster primary() throws Exception {
+        return primary(TEST_SETTINGS);
+    }
+
+    /**
+     * A cluster with PostgreSQL's durable defaults ({@code fsync}, {@code synchronous_commit} and
+     * full-page writes on) and {@code settings} ({@code name=value}, e.g. {@code shared_buffers=2GB}):
+     * for benchmarks that measure what production runs, with the memory a production server is given.
+     */
+    public static PgCluster durable(List<String> settings) throws Exception {
+        return primary(settings);
+    }
+
+    private static PgCluster primary(List<String> settings) throws Exception {
         Path bin = binaries().orElseThrow();
-        PgCluster cluster = new PgCluster(bin, newDir(), freePort());
+        PgCluster cluster = new PgCluster(bin, newDir(), freePort(), settings);
         cluster.run(bin.resolve("initdb").toString(), "-D", cluster.data().toString(), "-U", "postgres",
                 "--auth=trust", "-E", "UTF8", "--no-sync");
         Files.writeString(cluster.data().resolve("pg_hba.conf"), "\nhost replication all 127.0.0.1/32 trust\n",
@@ -65,7 +85,7 @@ final class PgCluster implements AutoCloseable {
 
     /** A hot standby streaming from this cluster ({@code pg_basebackup -R}). */
     PgCluster standby() throws Exception {
-        PgCluster standby = new PgCluster(bin, newDir(), freePort());
+        PgCluster standby = new PgCluster(bin, newDir(), freePort(), settings);
         standby.run(bin.resolve("pg_basebackup").toString(), "-h", "127.0.0.1", "-p", String.valueOf(port),
                 "-U", "postgres", "-D", standby.data().toString(), "-R", "-X", "stream");
         standby.start();
@@ -82,14 +102,15 @@ final class PgCluster implements AutoCloseable {
     }
 
     /** The environment a server would be given for this cluster (database postgres). */
-    Map<String, String> env() {
+    public Map<String, String> env() {
         return Map.of("PG_HOST", "127.0.0.1", "PG_PORT", String.valueOf(port), "PG_USER", "postgres",
                 "PG_PASSWORD", "", "PG_DATABASE", "postgres");
     }
 
     void start() throws Exception {
         run(bin.resolve("pg_ctl").toString(), "-D", data().toString(), "-l", dir.resolve("log").toString(), "-w",
-                "-o", "-p " + port + " -k " + dir + " -c listen_addresses=127.0.0.1 -c fsync=off", "start");
+                "-o", "-p " + port + " -k " + dir + " -c listen_addresses=127.0.0.1"
+                        + settings.stream().map(setting -> " -c " + setting).collect(Collectors.joining()), "start");
     }
 
     void stop() throws Exception {
