@@ -839,6 +839,9 @@ public class ChainWriter {
      * few transactions longer. While one runs, the rows keep counting and the next commit asks again.
      */
     private void analyzeInBackground() {
+        if (analyzing.get() != null) {
+            return;
+        }
         Thread thread = new Thread(() -> {
             try {
                 analyze(true);
