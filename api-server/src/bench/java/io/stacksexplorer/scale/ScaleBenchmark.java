@@ -98,11 +98,11 @@ class ScaleBenchmark {
                     + String.join(", ", settings) + ")";
             try (PgCluster cluster = settings.isEmpty() ? null : PgCluster.durable(settings);
                  ApiServer api = ApiServer.start(cluster == null ? TestDatabase.POSTGRES.freshProperties()
-                         : ownClusterProperties(cluster))) {
+                         : cluster.serverProperties("scale"))) {
                 String schema = api.context().getProperty("flyway.datasources.default.schemas", String.class)
                         .orElseThrow();
                 Map<String, String> env = cluster == null ? TestDatabase.postgresEnvironment(schema)
-                        : withSchema(cluster.env(), schema);
+                        : cluster.env(schema);
                 List<Double> probes = new ArrayList<>();
                 double seconds = run(List.of("replay", log.toString()), env, () -> probeBlocks(api, probes));
                 replayRows(label, txs, blocks, seconds, pgBytes(api, schema));
@@ -140,20 +140,6 @@ class ScaleBenchmark {
             measure("H2", api, hotAddress, hotContract, demo);
         }
         System.out.println(table);
-    }
-
-    /** The API server's properties for the benchmark's own cluster, as freshProperties gives them for the shared one. */
-    private static Map<String, Object> ownClusterProperties(PgCluster cluster) {
-        Map<String, Object> props = new HashMap<>(StorageSettings.properties(withSchema(cluster.env(), "scale")));
-        props.put("demo-data.enabled", false);
-        props.put("micronaut.server.port", -1);
-        return props;
-    }
-
-    private static Map<String, String> withSchema(Map<String, String> env, String schema) {
-        Map<String, String> withSchema = new HashMap<>(env);
-        withSchema.put("PG_SCHEMA", schema);
-        return withSchema;
     }
 
     /** Runs an api-server command in a JVM of its own; returns its wall-clock seconds. */

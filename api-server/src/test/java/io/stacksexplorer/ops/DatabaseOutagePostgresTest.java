@@ -2,7 +2,6 @@ package io.stacksexplorer.ops;
 
 import io.micronaut.context.ApplicationContext;
 import io.micronaut.runtime.server.EmbeddedServer;
-import io.stacksexplorer.config.StorageSettings;
 import io.stacksexplorer.demo.DemoChain;
 import io.stacksexplorer.ingest.EventObserverListener;
 import io.stacksexplorer.write.ChainWriter;
@@ -13,7 +12,6 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -36,9 +34,7 @@ class DatabaseOutagePostgresTest {
     static final long LOOSE_LIMIT_MILLIS = 5_000;
 
     static Map<String, Object> serverProperties(PgCluster cluster) {
-        Map<String, Object> props = new HashMap<>(StorageSettings.properties(cluster.env()));
-        props.put("demo-data.enabled", false);
-        props.put("micronaut.server.port", -1);
+        Map<String, Object> props = cluster.serverProperties(null);
         props.put("stacks.event-observer.enabled", true);
         props.put("stacks.event-observer.port", 0);
         return props;

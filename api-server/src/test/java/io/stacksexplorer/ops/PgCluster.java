@@ -1,5 +1,6 @@
 package io.stacksexplorer.ops;
 
+import io.stacksexplorer.config.StorageSettings;
 import io.stacksexplorer.http.TestDatabase;
 
 import java.io.IOException;
@@ -8,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -105,6 +107,25 @@ public final class PgCluster implements AutoCloseable {
     public Map<String, String> env() {
         return Map.of("PG_HOST", "127.0.0.1", "PG_PORT", String.valueOf(port), "PG_USER", "postgres",
                 "PG_PASSWORD", "", "PG_DATABASE", "postgres");
+    }
+
+    /** As {@link #env()}, with {@code schema} as the server's schema. */
+    public Map<String, String> env(String schema) {
+        Map<String, String> env = new HashMap<>(env());
+        env.put("PG_SCHEMA", schema);
+        return env;
+    }
+
+    /**
+     * An API server's properties for this cluster's database {@code postgres} (its default schema,
+     * or {@code schema} when not null), as {@link TestDatabase#freshProperties} gives them for the
+     * shared server: no demo chain, a port of its own.
+     */
+    public Map<String, Object> serverProperties(String schema) {
+        Map<String, Object> props = new HashMap<>(StorageSettings.properties(schema == null ? env() : env(schema)));
+        props.put("demo-data.enabled", false);
+        props.put("micronaut.server.port", -1);
+        return props;
     }
 
     void start() throws Exception {
