@@ -235,7 +235,7 @@ public final class DemoChain {
                 if ("smart_contract".equals(type)) {
                     deployed.merge(facts.contractId(), tx.status() == TxOutcome.SUCCESS, Boolean::logicalOr);
                 }
-                for (PrincipalActivity row : PrincipalActivity.derive(facts, tx.events())) {
+                for (PrincipalActivity row : PrincipalActivity.derive(facts, tx.status(), tx.events())) {
                     activity.merge(row.principal(), 1, Integer::sum);
                 }
             }

@@ -348,7 +348,11 @@ public class EventIngestor {
             long events = micro.transactions().stream().mapToLong(t -> t.events().size()).sum();
             count(raw, 0, written, written > 0 ? events : 0, 0, written);
         } else if (content instanceof NodePayloads.Drop drop) {
-            writer.dropMempoolTransactions(drop.txIds(), drop.status(), raw);
+            if (drop.status() == null) {
+                writer.storePayload(raw); // a reason this build does not know: kept only (NodePayloads.drop)
+            } else {
+                writer.dropMempoolTransactions(drop.txIds(), drop.status(), raw);
+            }
             count(raw, 0, 0, 0, 0, 0);
         } else if (content instanceof List<?>) {
             addMempool(List.of(delivery));

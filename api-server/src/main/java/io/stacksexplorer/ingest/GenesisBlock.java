@@ -1,5 +1,6 @@
 package io.stacksexplorer.ingest;
 
+import io.stacksexplorer.write.HeldTransaction;
 import io.stacksexplorer.write.NewBlock;
 import io.stacksexplorer.write.NewTransaction;
 import io.stacksexplorer.write.StoredPayload;
@@ -48,19 +49,28 @@ public final class GenesisBlock {
         return genesis == null ? blockOne : merge(genesis, blockOne);
     }
 
+    private static List<HeldTransaction> held(NewBlock genesis, NewBlock blockOne) {
+        List<HeldTransaction> held = new ArrayList<>(genesis.held().size() + blockOne.held().size());
+        for (HeldTransaction tx : genesis.held()) {
+            held.add(new HeldTransaction(tx.txId(), tx.txIndex() + 1, tx.status(), tx.reason(), tx.byteOffset()));
+        }
+        held.addAll(blockOne.held());
+        return held;
+    }
+
     /** Block 1 with block 0's transactions in front of its own, as the write path stores it. */
     public static NewBlock merge(NewBlock genesis, NewBlock blockOne) {
         List<NewTransaction> txs = new ArrayList<>(genesis.transactions().size() + blockOne.transactions().size());
         for (NewTransaction tx : genesis.transactions()) {
             txs.add(new NewTransaction(tx.txId(), tx.rawTx(), tx.txIndex() + 1, tx.status(), tx.rawResult(),
-                    tx.cost(), null, 0, tx.contractAbi(), tx.events(), tx.facts()));
+                    tx.cost(), null, 0, tx.contractAbi(), tx.vmError(), tx.events(), tx.facts()));
         }
         txs.addAll(blockOne.transactions());
         return new NewBlock(blockOne.blockHash(), blockOne.indexBlockHash(), blockOne.height(),
                 blockOne.parentBlockHash(), blockOne.parentIndexBlockHash(), blockOne.parentMicroblockHash(),
                 blockOne.parentMicroblockSequence(), blockOne.blockTime(), blockOne.burnBlockTime(),
                 blockOne.burnBlockHash(), blockOne.burnBlockHeight(), blockOne.parentBurnBlockTime(),
-                blockOne.minerTxid(), txs, blockOne.tenureHeight());
+                blockOne.minerTxid(), txs, blockOne.tenureHeight(), held(genesis, blockOne));
     }
 
     private NewBlock find(String parentIndexBlockHash, LongFunction<List<StoredPayload>> storedPayloads) {

@@ -10,6 +10,14 @@ public final class IngestStats {
     long mempool;
     long microblockTransactions;
 
+    /**
+     * Mempool transactions this process left out of their {@code /new_mempool_tx} batch because it cannot
+     * read them (the rest of each batch is kept; a rebuild with a build that reads them adds them).
+     */
+    public static long unreadableMempoolTransactions() {
+        return NodeTransactions.unreadableMempoolTransactions();
+    }
+
     public long payloads() {
         return payloads;
     }

@@ -7,6 +7,7 @@ import io.micronaut.management.health.indicator.HealthResult;
 import io.micronaut.management.health.indicator.annotation.Readiness;
 import io.micronaut.scheduling.TaskExecutors;
 import io.stacksexplorer.query.BlocksWaiting;
+import io.stacksexplorer.query.HeldTransactions;
 import io.stacksexplorer.query.StatusQueries;
 import jakarta.inject.Named;
 import jakarta.inject.Singleton;
@@ -50,6 +51,14 @@ class ChainGapReadiness extends BlockingHealthIndicator {
                 details.put("problem", waiting.count() + " delivered block(s) wait for parent " + waiting.firstParent()
                         + ", which this database does not hold: served data stops below it."
                         + " Re-deliver the missing blocks or replay the node's event log (docs/operations.md: Recovering from a gap)");
+            }
+            // Reported, not DOWN: the chain is whole and served; these transactions wait for an upgrade.
+            HeldTransactions held = statusQueries.heldTransactions();
+            details.put("heldTransactions", held.count());
+            if (held.count() > 0) {
+                details.put("held", held.count() + " transaction(s) this build cannot read are held, not served; the"
+                        + " lowest: " + held.firstTxId() + " in block " + held.firstHeight() + " (" + held.firstReason()
+                        + "). Upgrade, then run `rebuild` (docs/operations.md: Held transactions)");
             }
         } catch (RuntimeException e) {
             details.put("blocksWaitingForParent", "unknown: " + Unavailable.detailFor(e));

@@ -39,6 +39,7 @@ class ChainMetrics implements MeterBinder {
     private volatile double blocksPerSecond;
     private volatile double blocksWaitingForParent = Double.NaN;
     private volatile double microblocksWaitingForAnchor = Double.NaN;
+    private volatile double heldTransactions = Double.NaN;
     private long sampledBlocks;
     private long sampledAtNanos = System.nanoTime();
 
@@ -74,6 +75,14 @@ class ChainMetrics implements MeterBinder {
                 .description("Payloads the event observer answered and has not derived yet"
                         + " (STACKS_OBSERVER_DERIVE=after-answer; always 0 otherwise): how far reads lag the node")
                 .register(registry);
+        Gauge.builder("stacks.ingest.transactions.held", this, m -> m.heldTransactions)
+                .description("Transactions of stored blocks that this build cannot read (a wire feature newer than"
+                        + " its decoder): held, not served, until a rebuild with a build that reads them; 0 normally")
+                .register(registry);
+        FunctionCounter.builder("stacks.ingest.mempool.transactions.unreadable", ingestor,
+                        i -> IngestStats.unreadableMempoolTransactions())
+                .description("Mempool transactions this process left out of their batch because it cannot read"
+                        + " them (the rest of the batch is kept)").register(registry);
         Gauge.builder("stacks.ingest.blocks.per.second", this, m -> m.blocksPerSecond)
                 .description("Blocks ingested per second over the last sampling interval (replay rate)")
                 .register(registry);
@@ -93,6 +102,7 @@ class ChainMetrics implements MeterBinder {
             var waiting = status.get().blocksWaitingForParent();
             blocksWaitingForParent = waiting.count();
             microblocksWaitingForAnchor = waiting.microblocksWaitingForAnchor();
+            heldTransactions = status.get().heldTransactions().count();
             ChainStateRow tip = status.get().chainState();
             double height = tip == null || tip.blockHeight() == null ? Double.NaN : tip.blockHeight();
             if (Double.compare(height, tipHeight) != 0) {

@@ -24,4 +24,9 @@ public class StatusQueries {
     public BlocksWaiting blocksWaitingForParent() {
         return status.blocksWaitingForParent();
     }
+
+    /** Transactions held because the build that stored their blocks could not read them (a plain read). */
+    public HeldTransactions heldTransactions() {
+        return status.heldTransactions();
+    }
 }

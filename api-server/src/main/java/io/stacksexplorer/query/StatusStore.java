@@ -25,6 +25,17 @@ class StatusStore {
                     ORDER BY w.id FETCH FIRST 1 ROWS ONLY)
             FROM node_events WHERE deferred_parent IS NOT NULL""";
 
+    /**
+     * Transactions of stored blocks that the build which stored them could not read (held, not served,
+     * until a rebuild), and the lowest one. The table is empty unless the node sent something newer
+     * than the build: the whole table is read.
+     */
+    static final String HELD = """
+            SELECT (SELECT COUNT(*) FROM held_txs), h.tx_id, h.block_height, h.reason
+            FROM chain_state c LEFT JOIN (SELECT tx_id, block_height, reason FROM held_txs
+                ORDER BY block_height, tx_index FETCH FIRST 1 ROWS ONLY) h ON TRUE
+            WHERE c.id = 1""";
+
     private final DataSource dataSource;
 
     StatusStore(DataSource dataSource) {
@@ -39,6 +50,11 @@ class StatusStore {
             throw new DataAccessException("the chain_state row is missing");
         }
         return rows.get(0);
+    }
+
+    HeldTransactions heldTransactions() {
+        return PlainJdbc.query(dataSource, "query", HELD, ps -> { },
+                rs -> new HeldTransactions(rs.getLong(1), rs.getString(2), rs.getLong(3), rs.getString(4))).get(0);
     }
 
     BlocksWaiting blocksWaitingForParent() {

@@ -91,7 +91,7 @@ record SignedPart(String txId, long nonce, String fee, String senderAddress, boo
     /** A new {@code Transaction} with this signed part; {@code abis} maps called contracts to ABIs. */
     Transaction newTransaction(String status, Map<String, Optional<ContractAbi>> abis) {
         Transaction tx = new Transaction(txId, nonce, fee, senderAddress, sponsored, postConditionMode,
-                postConditions, anchorMode, TransactionStatus.fromValue(status), txType);
+                postConditions, anchorMode, TransactionStatus.fromValue(status), txType, null);
         return fill(tx, TRANSACTION, abis);
     }
 
@@ -110,7 +110,7 @@ record SignedPart(String txId, long nonce, String fee, String senderAddress, boo
                 txResult, row.eventCount(), row.parentBlockHash(), row.isUnanchored(), row.microblockHash(),
                 row.microblockSequence(), row.microblockCanonical(), row.executionCostReadCount(),
                 row.executionCostReadLength(), row.executionCostRuntime(), row.executionCostWriteCount(),
-                row.executionCostWriteLength(), List.of());
+                row.executionCostWriteLength(), row.vmError(), List.of());
         return fill(tx, CONFIRMED, abis);
     }
 
@@ -258,13 +258,19 @@ record SignedPart(String txId, long nonce, String fee, String senderAddress, boo
                     PostConditionCode.fromValue(ft.conditionCode().apiName()));
             out.setAmount(ft.amount().toString());
             out.setAsset(asset(ft.asset().contract(), ft.asset().assetName()));
-        } else {
-            io.stacksexplorer.codec.tx.PostCondition.NonFungible nft =
-                    (io.stacksexplorer.codec.tx.PostCondition.NonFungible) pc;
+        } else if (pc instanceof io.stacksexplorer.codec.tx.PostCondition.NonFungible nft) {
             out = new PostCondition(PostConditionType.NON_FUNGIBLE, principal,
                     PostConditionCode.fromValue(nft.conditionCode().apiName()));
             out.setAsset(asset(nft.asset().contract(), nft.asset().assetName()));
             out.setAssetValue(new ClarityValueHex(nft.assetValue().serializeHex(), nft.assetValue().repr()));
+        } else if (pc instanceof io.stacksexplorer.codec.tx.PostCondition.Staking staking) {
+            out = new PostCondition(PostConditionType.STAKING, principal,
+                    PostConditionCode.fromValue(staking.conditionCode().apiName()));
+            out.setAmount(staking.amount().toString());
+        } else {
+            io.stacksexplorer.codec.tx.PostCondition.Pox pox = (io.stacksexplorer.codec.tx.PostCondition.Pox) pc;
+            out = new PostCondition(PostConditionType.POX, principal,
+                    PostConditionCode.fromValue(pox.conditionCode().apiName()));
         }
         return out;
     }

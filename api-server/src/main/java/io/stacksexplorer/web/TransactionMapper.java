@@ -119,6 +119,7 @@ class TransactionMapper {
             tx.setExecutionCostRuntime(row.executionCostRuntime());
             tx.setExecutionCostWriteCount(row.executionCostWriteCount());
             tx.setExecutionCostWriteLength(row.executionCostWriteLength());
+            tx.setVmError(row.vmError());
             tx.setEvents(events.stream().map(EventMapper::toApi).toList());
             return tx;
         }

@@ -113,10 +113,14 @@ final class BlockWrites {
         sql.addBatch(WriteSql.INSERT_BLOCK, block.indexBlockHash(), block.blockHash(), block.height(),
                 block.parentBlockHash(), block.parentIndexBlockHash(), block.parentMicroblockHash(),
                 block.parentMicroblockSequence(), block.blockTime(), block.burnBlockTime(), block.burnBlockHash(),
-                block.burnBlockHeight(), block.minerTxid(), block.transactions().size(), total.readCount(),
+                block.burnBlockHeight(), block.minerTxid(), block.txCount(), total.readCount(),
                 total.readLength(), total.runtime(), total.writeCount(), total.writeLength(), canonical,
                 block.tenureHeight());
         sql.blockWritten(block.indexBlockHash());
+        for (HeldTransaction held : block.held()) {
+            sql.addBatch(WriteSql.INSERT_HELD_TX, held.txId(), block.indexBlockHash(), block.height(), held.txIndex(),
+                    held.status(), held.reason(), held.byteOffset());
+        }
 
         ChainRows.Placement at = ChainRows.Placement.of(block, canonical);
         // Chain order within the block, so that appended positions follow it.

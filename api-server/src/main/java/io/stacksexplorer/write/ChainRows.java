@@ -65,7 +65,7 @@ final class ChainRows {
 
     Derived derive(NewTransaction tx) {
         TxFacts facts = decoder.factsOf(tx.rawTx(), tx.facts());
-        return new Derived(tx, facts, PrincipalActivity.derive(facts, tx.events()));
+        return new Derived(tx, facts, PrincipalActivity.derive(facts, tx.status(), tx.events()));
     }
 
     /**
@@ -114,7 +114,7 @@ final class ChainRows {
                 tx.status().apiName(), facts.nonce(), facts.fee(),
                 facts.senderAddress(), facts.sponsored(), facts.sponsorAddress(), facts.sponsorNonce(),
                 facts.contractId(), tx.rawTx(), tx.rawResult(), tx.events().size(), cost.readCount(),
-                cost.readLength(), cost.runtime(), cost.writeCount(), cost.writeLength());
+                cost.readLength(), cost.runtime(), cost.writeCount(), cost.writeLength(), tx.vmError());
         if (at.counted()) {
             sql.queuedCanonicalTx(tx.txId());
         }

@@ -11,6 +11,7 @@ import java.util.List;
  *                           anchor block itself
  * @param microblockSequence sequence of that microblock, ignored when {@code microblockHash} is null
  * @param contractAbi        the ABI JSON the node reports for a deployment, or {@code null}
+ * @param vmError            the Clarity VM's error the node's receipt reports ({@code vm_error}), or {@code null}
  * @param facts              the indexed columns when the caller already decoded {@code rawTx} (the
  *                           ingest does, while it checks the id), or {@code null}: the write path
  *                           then decodes it itself
@@ -25,6 +26,7 @@ public record NewTransaction(
         String microblockHash,
         int microblockSequence,
         String contractAbi,
+        String vmError,
         List<NewEvent> events,
         TxFacts facts) {
 
@@ -39,14 +41,14 @@ public record NewTransaction(
     public NewTransaction(String txId, String rawTx, int txIndex, TxOutcome status, String rawResult,
                           ExecutionCost cost, String microblockHash, int microblockSequence, String contractAbi,
                           List<NewEvent> events) {
-        this(txId, rawTx, txIndex, status, rawResult, cost, microblockHash, microblockSequence, contractAbi, events,
-                null);
+        this(txId, rawTx, txIndex, status, rawResult, cost, microblockHash, microblockSequence, contractAbi, null,
+                events, null);
     }
 
     /** The same transaction at another index (a confirmed microblock transaction keeps its microblock's). */
     NewTransaction atIndex(int index) {
         return index == txIndex ? this : new NewTransaction(txId, rawTx, index, status, rawResult, cost, microblockHash,
-                microblockSequence, contractAbi, events, facts);
+                microblockSequence, contractAbi, vmError, events, facts);
     }
 
     public boolean inMicroblock() {

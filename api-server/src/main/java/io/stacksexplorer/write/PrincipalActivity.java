@@ -21,15 +21,18 @@ public record PrincipalActivity(
     /**
      * Derives one row per principal: the sender, sponsor, recipient and contract of the transaction
      * and every principal on either side of its asset events or whose STX it locked.
-     * {@code stx_sent} includes the fee for the principal that paid it.
+     * {@code stx_sent} includes the fee for the principal that paid it, unless the block skipped the
+     * transaction ({@link TxOutcome#PROBLEMATIC_SKIPPED}: not run, so nothing charged).
      */
-    public static List<PrincipalActivity> derive(TxFacts facts, List<NewEvent> events) {
+    public static List<PrincipalActivity> derive(TxFacts facts, TxOutcome status, List<NewEvent> events) {
         Map<String, Tally> tallies = new LinkedHashMap<>();
         for (String principal : facts.directPrincipals()) {
             tallies.put(principal, new Tally());
         }
         Tally payer = tally(tallies, facts.feePayer());
-        payer.stxSent = payer.stxSent.add(facts.fee());
+        if (status != TxOutcome.PROBLEMATIC_SKIPPED) {
+            payer.stxSent = payer.stxSent.add(facts.fee());
+        }
         for (NewEvent event : events) {
             // Java 17: no pattern matching for switch yet.
             if (event instanceof NewEvent.StxAsset stx) {

@@ -4,7 +4,12 @@ package io.stacksexplorer.write;
 public enum TxOutcome {
     SUCCESS("success"),
     ABORT_BY_RESPONSE("abort_by_response"),
-    ABORT_BY_POST_CONDITION("abort_by_post_condition");
+    ABORT_BY_POST_CONDITION("abort_by_post_condition"),
+    /**
+     * Epoch 4.0: the block carries a transaction the node deems problematic without running it; result
+     * {@code (err none)}, no events, zero cost.
+     */
+    PROBLEMATIC_SKIPPED("problematic_skipped");
 
     private final String apiName;
 
@@ -16,7 +21,7 @@ public enum TxOutcome {
         return apiName;
     }
 
-    /** The node's status strings: {@code success}, {@code abort_by_response}, {@code abort_by_post_condition}. */
+    /** The node's status strings, which are the API's names. */
     public static TxOutcome fromNode(String status) {
         for (TxOutcome outcome : values()) {
             if (outcome.apiName.equals(status)) {
@@ -24,5 +29,15 @@ public enum TxOutcome {
             }
         }
         throw new IllegalArgumentException("unknown transaction status: " + status);
+    }
+
+    /** The outcome of a node's status string, or {@code null} for one this build does not know yet. */
+    public static TxOutcome fromNodeOrNull(String status) {
+        for (TxOutcome outcome : values()) {
+            if (outcome.apiName.equals(status)) {
+                return outcome;
+            }
+        }
+        return null;
     }
 }

@@ -68,9 +68,14 @@ final class WriteSql {
                 tx_status, nonce, fee_rate, sender_address, sponsored, sponsor_address, sponsor_nonce,
                 contract_id, raw_tx, raw_result, event_count, execution_cost_read_count,
                 execution_cost_read_length, execution_cost_runtime, execution_cost_write_count,
-                execution_cost_write_length)
+                execution_cost_write_length, vm_error)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
-                ?, ?, ?, ?, ?)""");
+                ?, ?, ?, ?, ?, ?)""");
+
+    /** A transaction this build cannot read yet ({@link HeldTransaction}); emptied by a rebuild. */
+    static final WriteStatement INSERT_HELD_TX = writing(HELD_TXS).sql("""
+            INSERT INTO held_txs (tx_id, index_block_hash, block_height, tx_index, tx_status, reason, byte_offset)
+            VALUES (?, ?, ?, ?, ?, ?, ?)""");
 
     static final WriteStatement INSERT_EVENT = writing(TX_EVENTS).sql("""
             INSERT INTO tx_events (tx_id, index_block_hash, event_index, event_type, block_height,
@@ -481,6 +486,7 @@ final class WriteSql {
             writing(MEMPOOL_PRINCIPALS).sql("DELETE FROM mempool_principals"),
             writing(MEMPOOL_PRINCIPAL_STATS).sql("DELETE FROM mempool_principal_stats"),
             writing(MEMPOOL_TXS).sql("DELETE FROM mempool_txs"),
+            writing(HELD_TXS).sql("DELETE FROM held_txs"),
             writing(NODE_EVENTS).sql("UPDATE node_events SET deferred_parent = NULL"),
             writing(CHAIN_STATE).sql("""
             UPDATE chain_state SET block_height = NULL, block_hash = NULL, index_block_hash = NULL,

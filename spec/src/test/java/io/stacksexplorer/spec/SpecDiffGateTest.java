@@ -8,6 +8,8 @@ import org.openapitools.openapidiff.core.model.ChangedOpenApi;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -49,6 +51,24 @@ class SpecDiffGateTest {
                 + "          description: A new optional remark.\n          example: x\n" + anchor);
         assertFalse(added.equals(spec));
         assertTrue(SpecDiffReport.acceptable(compareWith(added)));
+    }
+
+    @Test
+    void anEnumValueAddedToAnswersPassesWhenItsDescriptionNamesIt() throws IOException {
+        String spec = Files.readString(ProjectLayout.spec());
+        String anchor = "      enum: [on_chain_only, off_chain_only, any]\n";
+        assertTrue(spec.contains(anchor));
+        String added = spec.replace(anchor, "      enum: [on_chain_only, off_chain_only, any, tenure_only]\n");
+        List<String> undescribed = new ArrayList<>();
+        assertFalse(SpecDiffReport.acceptable(compareWith(added)), "openapi-diff alone calls it a break");
+        SpecDiffReport.compare(spec, added, undescribed);
+        assertEquals(1, undescribed.size(), "not named in the description: " + undescribed);
+        String described = added.replace("description: Whether the transaction may be mined in an anchor block, a microblock, or either.",
+                "description: Whether the transaction may be mined in an anchor block, a microblock, or either; `tenure_only` (epoch 9).");
+        assertFalse(described.equals(added));
+        undescribed.clear();
+        assertTrue(SpecDiffReport.acceptable(SpecDiffReport.compare(spec, described, undescribed)));
+        assertTrue(undescribed.isEmpty(), undescribed.toString());
     }
 
     @Test

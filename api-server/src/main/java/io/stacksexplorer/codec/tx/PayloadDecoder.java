@@ -22,8 +22,12 @@ final class PayloadDecoder {
     private static final int CONSENSUS_HASH_LENGTH = 20;
     private static final int BLOCK_ID_LENGTH = 32;
     private static final int HASH160_LENGTH = 20;
-    /** Clarity 1..4; stacks-core rejects any other version byte. */
-    private static final int MAX_CLARITY_VERSION = 4;
+    /**
+     * Clarity 1..6 exist (5 from epoch 3.4, 6 from 4.0); a later version byte is data: the payload's layout
+     * does not depend on it, so a deploy of a future Clarity version is read and served with its number.
+     * Only 0, which no stacks-core version ever wrote, is refused.
+     */
+    private static final int MIN_CLARITY_VERSION = 1;
 
     private PayloadDecoder() {
     }
@@ -59,7 +63,7 @@ final class PayloadDecoder {
     private static TransactionPayload versionedSmartContract(ByteReader reader) {
         int at = reader.offset();
         int version = reader.u8("Clarity version");
-        if (version < 1 || version > MAX_CLARITY_VERSION) {
+        if (version < MIN_CLARITY_VERSION) {
             throw CodecException.at(at, "unknown Clarity version " + version);
         }
         return smartContract(reader, OptionalInt.of(version));

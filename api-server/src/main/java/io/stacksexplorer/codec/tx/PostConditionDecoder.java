@@ -14,6 +14,9 @@ final class PostConditionDecoder {
     private static final int STX = 0x00;
     private static final int FUNGIBLE = 0x01;
     private static final int NON_FUNGIBLE = 0x02;
+    /** SIP-044 (epoch 4.0). */
+    private static final int STAKING = 0x03;
+    private static final int POX = 0x04;
 
     private static final int ORIGIN = 0x01;
     private static final int STANDARD = 0x02;
@@ -56,6 +59,16 @@ final class PostConditionDecoder {
                 NonFungibleConditionCode code =
                         NonFungibleConditionCode.fromCode(reader.u8("non-fungible condition code"), codeAt);
                 return new PostCondition.NonFungible(principal, asset, value, code);
+            }
+            case STAKING -> {
+                PostConditionPrincipal principal = principal(reader);
+                FungibleConditionCode code = fungibleCode(reader);
+                return new PostCondition.Staking(principal, code, reader.u64("post-condition amount"));
+            }
+            case POX -> {
+                PostConditionPrincipal principal = principal(reader);
+                int codeAt = reader.offset();
+                return new PostCondition.Pox(principal, PoxConditionCode.fromCode(reader.u8("PoX condition code"), codeAt));
             }
             default -> throw CodecException.at(at, "unknown post-condition type " + type);
         }

@@ -29,6 +29,8 @@ public final class TransactionEncoder {
     private static final int PC_STX = 0x00;
     private static final int PC_FUNGIBLE = 0x01;
     private static final int PC_NON_FUNGIBLE = 0x02;
+    private static final int PC_STAKING = 0x03;
+    private static final int PC_POX = 0x04;
     private static final int PC_ORIGIN = 0x01;
     private static final int PC_STANDARD = 0x02;
     private static final int PC_CONTRACT = 0x03;
@@ -125,6 +127,15 @@ public final class TransactionEncoder {
             assetInfo(nft.asset());
             bytes(nft.assetValue().serialize());
             u8(nft.conditionCode().code());
+        } else if (condition instanceof PostCondition.Staking staking) {
+            u8(PC_STAKING);
+            postConditionPrincipal(staking.principal());
+            u8(staking.conditionCode().code());
+            u64(staking.amount(), "post-condition amount");
+        } else if (condition instanceof PostCondition.Pox pox) {
+            u8(PC_POX);
+            postConditionPrincipal(pox.principal());
+            u8(pox.conditionCode().code());
         }
     }
 
