@@ -35,7 +35,12 @@ public final class SpecDiffReport {
         Files.writeString(report, "# Contract changes since the released spec\n\nResult: " + verdict
                 + " (released " + diff.getOldSpecOpenApi().getInfo().getVersion() + ", current "
                 + diff.getNewSpecOpenApi().getInfo().getVersion() + ")\n\n" + body, StandardCharsets.UTF_8);
-        System.out.println("openapi-diff: " + verdict + ", report " + report);
+        // A compatible change is the normal case and the build stays quiet about it (the report has the
+        // details); an announced break is worth a line on every build until it is released.
+        if (diff.isIncompatible() && acceptable(diff)) {
+            System.err.println("openapi-diff: INCOMPATIBLE, announced by info.version "
+                    + diff.getNewSpecOpenApi().getInfo().getVersion() + "; see " + report);
+        }
         if (!acceptable(diff)) {
             System.err.println("The contract changed incompatibly since the released spec (" + args[0]
                     + ") without a major version bump of info.version; see " + report);
