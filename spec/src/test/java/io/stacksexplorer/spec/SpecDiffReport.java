@@ -91,7 +91,12 @@ public final class SpecDiffReport {
         Files.writeString(report, "# Contract changes since the released spec\n\nResult: " + verdict
                 + " (released " + diff.getOldSpecOpenApi().getInfo().getVersion() + ", current "
                 + diff.getNewSpecOpenApi().getInfo().getVersion() + ")\n\n" + body, StandardCharsets.UTF_8);
-        System.out.println("openapi-diff: " + verdict + ", report " + report);
+        // A compatible change is the normal case and the build stays quiet about it (the report has the
+        // details); an announced break is worth a line on every build until it is released.
+        if (diff.isIncompatible() && acceptable(diff)) {
+            System.err.println("openapi-diff: INCOMPATIBLE, announced by info.version "
+                    + diff.getNewSpecOpenApi().getInfo().getVersion() + "; see " + report);
+        }
         if (!undescribed.isEmpty()) {
             System.err.println("Enum values added without naming them in their schema's description: " + undescribed);
             System.exit(1);
