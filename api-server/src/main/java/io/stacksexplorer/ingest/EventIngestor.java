@@ -362,10 +362,6 @@ public class EventIngestor {
     }
 
     private void applyBlock(RawPayload raw, NodePayloads.Block parsed) {
-        if (parsed.skippedBurnchainOps() > 0) {
-            LOG.info("block {}: {} burnchain operations without a Stacks transaction not indexed",
-                    parsed.block().height(), parsed.skippedBurnchainOps());
-        }
         NewBlock block = parsed.block();
         if (genesis.isGenesis(block)) {
             // Kept raw only: its content is written as part of block 1 (see GenesisBlock).

@@ -109,7 +109,9 @@ public class EventObserverListener {
     /** Runs on the ingest thread: one delivery, committed before it is answered 200. */
     private Answer ingest(String path, String body) {
         try {
-            long receivedAt = System.currentTimeMillis() / 1000;
+            // Rounded to the nearest second, as the peer takes a mempool receipt_time and a microblock's
+            // block_time from its clock (Math.round), not floored.
+            long receivedAt = Math.round(System.currentTimeMillis() / 1000.0);
             if (derivation != null) {
                 EventIngestor.Delivery stored = ingestor.accept(path, body, receivedAt, settings.isFsyncEachPayload());
                 if (stored != null) {

@@ -27,13 +27,17 @@ final class NodePayloads {
 
     static final ObjectMapper JSON = new ObjectMapper();
 
-    /** What the node sends as raw_tx for burnchain operations (no Stacks transaction to decode). */
+    /**
+     * What the node sends as raw_tx for a Bitcoin-originated operation, described in its {@code burnchain_op}
+     * ({@link BurnchainOperations}). A "0x00" without that description is no transaction at all: it is
+     * read like any other raw_tx and so refused (its txid is not the bytes' hash).
+     */
     static final String BURNCHAIN_OP_RAW_TX = "0x00";
 
     private NodePayloads() {
     }
 
-    record Block(NewBlock block, PoxUnlockHeights pox, int skippedBurnchainOps) {
+    record Block(NewBlock block, PoxUnlockHeights pox) {
     }
 
     record Drop(List<String> txIds, String status) {
@@ -53,21 +57,13 @@ final class NodePayloads {
 
     static Block block(JsonNode b) {
         requireObject(b, "/new_block");
-        List<JsonNode> txNodes = new ArrayList<>();
-        int skipped = 0;
-        for (JsonNode tx : array(b, "transactions")) {
-            if (isBurnchainOperation(tx)) {
-                skipped++;
-            } else {
-                txNodes.add(tx);
-            }
-        }
         NodeTransactions.Events events = NodeTransactions.events(b);
         List<NewTransaction> txs = new ArrayList<>();
         List<HeldTransaction> held = new ArrayList<>();
         String where = "block " + b.path("block_height").asText() + " (" + b.path("index_block_hash").asText() + ")";
-        for (JsonNode tx : txNodes) {
-            NodeTransactions.Receipt receipt = NodeTransactions.receipt(tx, events, where);
+        for (JsonNode tx : array(b, "transactions")) {
+            NodeTransactions.Receipt receipt = BurnchainOperations.isOperation(tx)
+                    ? BurnchainOperations.receipt(tx, events, where) : NodeTransactions.receipt(tx, events, where);
             if (receipt.held() != null) {
                 held.add(receipt.held());
             } else {
@@ -88,19 +84,9 @@ final class NodePayloads {
                 hash(b, "miner_txid"), txs, nullableNumber(b, "tenure_height"), held);
         PoxUnlockHeights pox = new PoxUnlockHeights(nullableNumber(b, "pox_v1_unlock_height"),
                 nullableNumber(b, "pox_v2_unlock_height"), nullableNumber(b, "pox_v3_unlock_height"));
-        return new Block(block, pox, skipped);
+        return new Block(block, pox);
     }
 
-    /**
-     * A burnchain operation (stack-stx, transfer-stx, … sent through Bitcoin): the node writes
-     * {@code raw_tx} "0x00" and describes the operation in {@code burnchain_op}. A "0x00" without
-     * that description is no transaction at all: it is decoded like any other raw_tx and so refused
-     * (the whole payload is a 400), instead of the transaction silently going missing from its block.
-     */
-    private static boolean isBurnchainOperation(JsonNode tx) {
-        JsonNode op = tx.get("burnchain_op");
-        return BURNCHAIN_OP_RAW_TX.equals(text(tx, "raw_tx")) && op != null && op.isObject();
-    }
 
     static NewMicroblocks microblocks(JsonNode b, long receivedAt) {
         requireObject(b, "/new_microblocks");
@@ -108,7 +94,7 @@ final class NodePayloads {
         List<NewTransaction> txs = new ArrayList<>();
         Map<String, String> parentHashes = new HashMap<>();
         for (JsonNode tx : array(b, "transactions")) {
-            if (!isBurnchainOperation(tx)) {
+            if (!BurnchainOperations.isOperation(tx)) {
                 // One this build cannot read is left out here (logged): it is held in the anchor block
                 // that confirms the stream, which carries it again.
                 NewTransaction t = NodeTransactions.receipt(tx, events, "microblock of " + b.path("parent_index_block_hash")

@@ -93,21 +93,21 @@ final class NodeTransactions {
         try {
             decoded = decoder.apply(raw);
         } catch (CodecException e) {
-            return held(new HeldTransaction(txId, txIndex, status, "raw_tx: " + e.getMessage(), e.offset()), where);
+            return hold(new HeldTransaction(txId, txIndex, status, "raw_tx: " + e.getMessage(), e.offset()), where);
         } catch (IllegalArgumentException | ArithmeticException e) {
-            return held(new HeldTransaction(txId, txIndex, status, "raw_tx: " + e.getMessage(), -1), where);
+            return hold(new HeldTransaction(txId, txIndex, status, "raw_tx: " + e.getMessage(), -1), where);
         }
         TxOutcome outcome = TxOutcome.fromNodeOrNull(status);
         if (outcome == null) {
-            return held(new HeldTransaction(txId, txIndex, status, "unknown transaction status " + status, -1), where);
+            return hold(new HeldTransaction(txId, txIndex, status, "unknown transaction status " + status, -1), where);
         }
         String resultProblem = clarityProblem(rawResult);
         if (resultProblem != null) {
-            return held(new HeldTransaction(txId, txIndex, status, "raw_result: " + resultProblem, -1), where);
+            return hold(new HeldTransaction(txId, txIndex, status, "raw_result: " + resultProblem, -1), where);
         }
         String eventProblem = events.unreadable().get(txId);
         if (eventProblem != null) {
-            return held(new HeldTransaction(txId, txIndex, status, eventProblem, -1), where);
+            return hold(new HeldTransaction(txId, txIndex, status, eventProblem, -1), where);
         }
         JsonNode cost = tx.get("execution_cost");
         ExecutionCost executionCost = cost == null || cost.isNull() ? ExecutionCost.ZERO
@@ -124,11 +124,19 @@ final class NodeTransactions {
         return new Receipt(new NewTransaction(txId, rawTx, txIndex, outcome, rawResult, executionCost,
                 microblockHash, microblockHash == null ? 0 : (int) optionalNumber(tx, "microblock_sequence", 0),
                 abi == null || abi.isNull() ? null : abi.toString(),
-                vmError == null || vmError.isNull() ? null : vmError.asText(),
+                vmError == null || vmError.isNull() ? null : withoutNul(vmError.asText()),
                 events.byTx().getOrDefault(txId, List.of()), CodecTxDecoder.facts(decoded)), null);
     }
 
-    private static Receipt held(HeldTransaction held, String where) {
+    /**
+     * The VM's message quotes the failing value, which may hold U+0000 (a recorded mainnet receipt does);
+     * PostgreSQL text cannot, so it is served as U+FFFD on either database.
+     */
+    static String withoutNul(String text) {
+        return text.indexOf('\u0000') < 0 ? text : text.replace('\u0000', '\uFFFD');
+    }
+
+    static Receipt hold(HeldTransaction held, String where) {
         LOG.warn("{}: transaction {} (index {}, status {}) held, not served: this build cannot read it ({})."
                         + " Upgrade, then run `rebuild` to serve it (docs/operations.md: Held transactions)",
                 where, held.txId(), held.txIndex(), held.status(), held.reason());

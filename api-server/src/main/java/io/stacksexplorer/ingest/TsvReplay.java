@@ -345,14 +345,18 @@ public final class TsvReplay {
 
     private static final Pattern SHORT_OFFSET = Pattern.compile("[+-]\\d\\d$");
 
-    /** The recorded receipt time: {@code 2022-10-05 16:20:34.244945+00} or {@code 2025-10-16T16:10:42.857Z}. */
+    /**
+     * The recorded receipt time ({@code 2022-10-05 16:20:34.244945+00} or {@code 2025-10-16T16:10:42.857Z})
+     * to the nearest second, as the live observer and the peer take it.
+     */
     static long epochSeconds(String timestamp) {
         String t = timestamp.trim().replace(' ', 'T');
         if (SHORT_OFFSET.matcher(t).find()) {
             t = t + ":00";
         }
         try {
-            return OffsetDateTime.parse(t).toEpochSecond();
+            OffsetDateTime at = OffsetDateTime.parse(t);
+            return at.toEpochSecond() + (at.getNano() >= 500_000_000 ? 1 : 0);
         } catch (DateTimeParseException e) {
             throw new MalformedPayloadException("unreadable timestamp " + timestamp, e);
         }

@@ -4,6 +4,7 @@ import io.micronaut.core.annotation.Nullable;
 import io.stacksexplorer.codec.address.ContractId;
 import io.stacksexplorer.codec.clarity.ClarityValue;
 import io.stacksexplorer.codec.tx.PostConditionPrincipal;
+import io.stacksexplorer.codec.tx.SpendingCondition;
 import io.stacksexplorer.codec.tx.StacksTransaction;
 import io.stacksexplorer.codec.tx.TransactionPayload;
 import io.stacksexplorer.query.TxRow;
@@ -88,9 +89,13 @@ record SignedPart(String txId, long nonce, String fee, String senderAddress, boo
     record Arg(String hex, String repr, String typeSignature) {
     }
 
-    /** A new {@code Transaction} with this signed part; {@code abis} maps called contracts to ABIs. */
-    Transaction newTransaction(String status, Map<String, Optional<ContractAbi>> abis) {
-        Transaction tx = new Transaction(txId, nonce, fee, senderAddress, sponsored, postConditionMode,
+    /**
+     * A new {@code Transaction} with this signed part; {@code abis} maps called contracts to ABIs. The id is
+     * the row's: the transaction a Bitcoin-originated operation stands for is served under the node's
+     * txid, not the hash of the bytes built for it.
+     */
+    Transaction newTransaction(String rowTxId, String status, Map<String, Optional<ContractAbi>> abis) {
+        Transaction tx = new Transaction(rowTxId, nonce, fee, senderAddress, sponsored, postConditionMode,
                 postConditions, anchorMode, TransactionStatus.fromValue(status), txType, null);
         return fill(tx, TRANSACTION, abis);
     }
@@ -102,7 +107,7 @@ record SignedPart(String txId, long nonce, String fee, String senderAddress, boo
      */
     ConfirmedTransaction newConfirmed(String status, TxRow row, ClarityValueHex txResult,
                                       Map<String, Optional<ContractAbi>> abis) {
-        ConfirmedTransaction tx = new ConfirmedTransaction(txId, nonce, fee, senderAddress, sponsored,
+        ConfirmedTransaction tx = new ConfirmedTransaction(row.txId(), nonce, fee, senderAddress, sponsored,
                 postConditionMode, postConditions, anchorMode, TransactionStatus.fromValue(status), txType,
                 row.blockHash(), row.blockHeight(), row.blockTime(), ApiTime.iso(row.blockTime()),
                 row.burnBlockHeight(), row.burnBlockTime(), ApiTime.iso(row.burnBlockTime()),
@@ -201,9 +206,12 @@ record SignedPart(String txId, long nonce, String fee, String senderAddress, boo
         TransactionPayload payload = decoded.payload();
         Object payloadModel = null;
         Call call = null;
+        // Built by the write path for a Bitcoin-originated operation (see ingest.BurnchainOperations).
+        boolean bitcoinOperation = decoded.origin() instanceof SpendingCondition.SingleSig origin && origin.isUnsigned();
         if (payload instanceof TransactionPayload.TokenTransfer transfer) {
+            // A transfer_stx's memo is not the Stacks transfer's 34 bytes: served as "0x", as the peer does.
             payloadModel = new TokenTransferPayload(transfer.recipientAddress(), transfer.amount().toString(),
-                    transfer.memo());
+                    bitcoinOperation ? "0x" : transfer.memo());
         } else if (payload instanceof TransactionPayload.SmartContract contract) {
             payloadModel = new SmartContractPayload(
                     decoded.smartContractId().map(Object::toString).orElseThrow(), contract.sourceCode(),

@@ -95,7 +95,7 @@ class TransactionMapper {
         }
 
         Transaction confirmed(TxRow row, List<EventRow> events) {
-            Transaction tx = signed(row.rawTx(), row.txStatus());
+            Transaction tx = part(row.rawTx()).newTransaction(row.txId(), row.txStatus(), abis);
             tx.setBlockHash(row.blockHash());
             tx.setBlockHeight(row.blockHeight());
             tx.setBlockTime(row.blockTime());
@@ -129,7 +129,7 @@ class TransactionMapper {
         }
 
         Transaction pending(MempoolTxRow row, String status) {
-            Transaction tx = signed(row.rawTx(), status);
+            Transaction tx = part(row.rawTx()).newTransaction(row.txId(), status, abis);
             tx.setReceiptTime(row.receiptTime());
             tx.setReceiptTimeIso(ApiTime.iso(row.receiptTime()));
             return tx;
@@ -137,10 +137,6 @@ class TransactionMapper {
 
         MempoolTransaction pendingInList(MempoolTxRow row) {
             return ModelCopy.copy(pending(row, row.txStatus()), MempoolTransaction.class);
-        }
-
-        private Transaction signed(String rawTx, String status) {
-            return part(rawTx).newTransaction(status, abis);
         }
 
         private SignedPart part(String rawTx) {

@@ -7,6 +7,7 @@ import io.stacksexplorer.codec.CodecException;
 import io.stacksexplorer.codec.Hex;
 import io.stacksexplorer.codec.Sha512_256;
 import io.stacksexplorer.codec.WireBuilder;
+import io.stacksexplorer.codec.address.StacksAddress;
 import io.stacksexplorer.codec.tx.PostCondition;
 import io.stacksexplorer.codec.tx.StacksTransaction;
 import io.stacksexplorer.generate.Preset;
@@ -84,7 +85,7 @@ abstract class TodaysChainContract {
         int ownTxs = block.get("transactions").size();
         String neighbour = block.get("transactions").get(0).get("txid").asText();
         addReceipt(block, raw, "success", "0x0703", null);
-        addStxTransfer(block, txId, sender, 1_234);
+        addStxTransfer(block, txId, sender, "SP2J6ZY48GV1EZ5V2V5RB9MP66SW86PYKKNRV9EJ7", 1_234);
 
         try (IngestServer server = IngestServer.start(database(), "0x00000001")) {
             try (AutoCloseable olderBuild = NodeTransactions.decodingAs(TodaysChainContract::beforeSip044)) {
@@ -141,7 +142,7 @@ abstract class TodaysChainContract {
                         + "{\"response\":{\"ok\":\"uint128\",\"error\":\"none\"}}}}],\"variables\":[],\"maps\":[],"
                         + "\"fungible_tokens\":[],\"non_fungible_tokens\":[],\"epoch\":\"Epoch40\","
                         + "\"clarity_version\":\"Clarity6\"}"));
-        addReceipt(block, skipped, "problematic_skipped", "0x0809", "problematic transaction skipped");
+        addReceipt(block, skipped, "problematic_skipped", "0x0809", "problematic transaction\u0000 skipped");
 
         try (IngestServer server = IngestServer.start(database(), "0x00000001")) {
             postDemoLinesBefore(server, blockLine);
@@ -155,7 +156,8 @@ abstract class TodaysChainContract {
             assertTrue(deployed.has("vm_error") && deployed.get("vm_error").isNull(), deployed.toString());
             JsonNode problematic = lookup.get(skippedId).get("result");
             assertEquals("problematic_skipped", problematic.get("tx_status").asText());
-            assertEquals("problematic transaction skipped", problematic.get("vm_error").asText());
+            assertEquals("problematic transaction\uFFFD skipped", problematic.get("vm_error").asText(),
+                    "NUL, which PostgreSQL text cannot hold, as U+FFFD on both databases");
             assertEquals("(err none)", problematic.get("tx_result").get("repr").asText());
             JsonNode pox = problematic.get("post_conditions").get(0);
             assertEquals("pox", pox.get("type").asText());
@@ -205,7 +207,93 @@ abstract class TodaysChainContract {
         }
     }
 
+    @Test
+    void bitcoinOriginatedOperationsAreServedAsTransactions() throws Exception {
+        int blockLine = blockLineWithTransactions();
+        ObjectNode block = (ObjectNode) IngestServer.JSON.readTree(body(DEMO_LINES.get(blockLine)));
+        long height = block.get("block_height").asLong();
+        int ownTxs = block.get("transactions").size();
+        String sender = new StacksAddress(StacksAddress.MAINNET_SINGLE_SIG, Hex.decode("0x" + SIGNER)).toString();
+        String recipient = new StacksAddress(StacksAddress.MAINNET_MULTI_SIG, Hex.decode("0x" + OTHER)).toString();
+        String transfer = "0x" + "85".repeat(32);
+        String stack = "0x" + "e5".repeat(32);
+        String vote = "0x" + "7e".repeat(32);
+        ObjectNode op = addOperation(block, transfer, "transfer_stx");
+        op.set("sender", principal(sender, SIGNER, 22));
+        op.set("recipient", principal(recipient, OTHER, 20));
+        op.put("transfered_ustx", 10).put("memo", "0x000102030405");
+        addStxTransfer(block, transfer, sender, recipient, 10);
+        op = addOperation(block, stack, "stack_stx");
+        op.set("sender", principal(sender, SIGNER, 22));
+        op.put("stacked_ustx", new java.math.BigInteger("4500432000000000")).put("num_cycles", 6)
+                .put("burn_block_height", 121).put("auth_id", 123456789).put("max_amount", 4500432000000000L)
+                .put("reward_addr", "bc1p0xlxvlhemja6c4dqv22uapctqupfhlxm9h8z3k2e72q4k9hcz7vqzk5jj0")
+                .put("signer_key", "033b67384665cbc3a36052a2d1c739a6cd1222cd451c499400c9d42e2041a56161");
+        op = addOperation(block, vote, "vote_for_aggregate_key");
+        op.set("sender", principal(sender, SIGNER, 22));
+        op.put("signer_index", 3).put("round", 0).put("reward_cycle", 90)
+                .put("aggregate_key", "033b67384665cbc3a36052a2d1c739a6cd1222cd451c499400c9d42e2041a56161");
+
+        try (IngestServer server = IngestServer.start(database(), "0x00000001")) {
+            postDemoLinesBefore(server, blockLine);
+            Answer delivered = server.postToObserver("/new_block", block.toString());
+            assertEquals(200, delivered.status(), delivered.raw());
+            assertEquals(ownTxs + 3, server.get("/extended/v2/blocks/" + height).body().get("tx_count").asInt());
+            JsonNode lookup = server.get("/extended/v1/tx/multiple?tx_id=" + transfer + "&tx_id=" + stack
+                    + "&tx_id=" + vote).body();
+            JsonNode tx = lookup.get(transfer).get("result");
+            assertEquals(transfer, tx.get("tx_id").asText(), "the node's txid, not the hash of the built bytes");
+            assertEquals("token_transfer", tx.get("tx_type").asText());
+            assertEquals(sender, tx.get("sender_address").asText());
+            assertEquals(0, tx.get("nonce").asInt());
+            assertEquals("0", tx.get("fee_rate").asText());
+            assertEquals("allow", tx.get("post_condition_mode").asText());
+            assertEquals("any", tx.get("anchor_mode").asText());
+            assertEquals(recipient, tx.get("token_transfer").get("recipient_address").asText());
+            assertEquals("10", tx.get("token_transfer").get("amount").asText());
+            assertEquals("0x", tx.get("token_transfer").get("memo").asText(), "as the peer serves it");
+            assertEquals(ownTxs, tx.get("tx_index").asInt());
+            JsonNode call = lookup.get(stack).get("result").get("contract_call");
+            assertEquals("SP000000000000000000002Q6VF78.pox-4", call.get("contract_id").asText());
+            assertEquals("stack-stx", call.get("function_name").asText());
+            JsonNode args = call.get("function_args");
+            assertEquals(8, args.size());
+            assertEquals("u4500432000000000", args.get(0).get("repr").asText());
+            assertEquals("(tuple (hashbytes 0x79be667ef9dcbbac55a06295ce870b07029bfcdb2dce28d959f2815b16f81798)"
+                    + " (version 0x06))", args.get(1).get("repr").asText());
+            assertEquals("u121", args.get(2).get("repr").asText());
+            assertEquals("u6", args.get(3).get("repr").asText());
+            assertEquals("none", args.get(4).get("repr").asText());
+            assertEquals("u123456789", args.get(7).get("repr").asText());
+            JsonNode voted = lookup.get(vote).get("result").get("contract_call");
+            assertEquals("SP000000000000000000002Q6VF78.signers-voting", voted.get("contract_id").asText());
+            assertEquals("vote-for-aggregate-public-key", voted.get("function_name").asText());
+            JsonNode history = server.get("/extended/v2/addresses/" + recipient + "/transactions").body();
+            assertEquals(transfer, history.get("results").get(0).get("tx").get("tx_id").asText(), history.toString());
+            assertEquals("10", history.get("results").get(0).get("stx_received").asText());
+        }
+    }
+
     // --------------------------------------------------------------------------------------------
+
+    private static ObjectNode principal(String address, String hash, int version) {
+        ObjectNode p = IngestServer.JSON.createObjectNode();
+        p.put("address", address).put("address_hash_bytes", "0x" + hash).put("address_version", version);
+        return p;
+    }
+
+    /** Appends a Bitcoin-originated operation's receipt as a node sends it; returns its operation object. */
+    private static ObjectNode addOperation(ObjectNode block, String txId, String kind) {
+        ArrayNode txs = (ArrayNode) block.get("transactions");
+        ObjectNode receipt = txs.get(0).deepCopy();
+        receipt.put("txid", txId).put("raw_tx", "0x00").put("status", "success").put("raw_result", "0x0703")
+                .put("tx_index", txs.size()).putNull("contract_abi").putNull("vm_error");
+        ObjectNode op = receipt.putObject("burnchain_op").putObject(kind);
+        op.put("burn_txid", txId.substring(2)).put("vtxindex", txs.size()).put("burn_block_height", 121)
+                .put("burn_header_hash", "71".repeat(32));
+        txs.add(receipt);
+        return op;
+    }
 
     private static List<String> demoLines() {
         List<String> lines = new ArrayList<>();
@@ -265,7 +353,7 @@ abstract class TodaysChainContract {
         return receipt;
     }
 
-    private static void addStxTransfer(ObjectNode block, String txId, String sender, long amount) {
+    private static void addStxTransfer(ObjectNode block, String txId, String sender, String recipient, long amount) {
         ArrayNode events = (ArrayNode) block.withArray("events");
         long next = 0;
         for (JsonNode e : events) {
@@ -278,7 +366,7 @@ abstract class TodaysChainContract {
         event.put("type", "stx_transfer_event");
         ObjectNode d = event.putObject("stx_transfer_event");
         d.put("sender", sender);
-        d.put("recipient", "SP" + "2J6ZY48GV1EZ5V2V5RB9MP66SW86PYKKNRV9EJ7");
+        d.put("recipient", recipient);
         d.put("amount", Long.toString(amount));
         d.put("memo", "");
     }

@@ -164,6 +164,6 @@ abstract class MempoolAnnouncementContract {
     private static Object[] txRow(String txId) {
         return new Object[]{txId, BLOCK, BLOCK, 1L, 1L, 1L, 1L, 1L, BLOCK, BLOCK, 0, "0x", -1, false, true, true,
                 "token_transfer", "success", 0L, BigInteger.ONE, "SP000000000000000000002Q6VF78", false, null, null,
-                null, "0x00", "0x0703", 0, 0L, 0L, 0L, 0L, 0L};
+                null, "0x00", "0x0703", 0, 0L, 0L, 0L, 0L, 0L, null};
     }
 }

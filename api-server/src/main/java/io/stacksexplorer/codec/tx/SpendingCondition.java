@@ -26,6 +26,17 @@ public sealed interface SpendingCondition {
 
     record SingleSig(HashMode hashMode, String signer, BigInteger nonce, BigInteger fee,
                      KeyEncoding keyEncoding, String signature) implements SpendingCondition {
+
+        /**
+         * 65 zero bytes: no key signs to it, so no mined transaction carries it. The write path gives it
+         * to the transactions it builds for Bitcoin-originated operations (which have no Stacks
+         * transaction of their own), and the read side knows them by it.
+         */
+        public static final String UNSIGNED = "0x" + "00".repeat(65);
+
+        public boolean isUnsigned() {
+            return UNSIGNED.equals(signature);
+        }
         public SingleSig {
             Objects.requireNonNull(hashMode, "hashMode");
             Objects.requireNonNull(signer, "signer");

@@ -1,3 +1,4 @@
+-- H2 (which compares text by character already); the PostgreSQL twin adds COLLATE "C".
 -- Transactions of stored blocks that the build that stored them could not read (a wire feature, status
 -- or Clarity value newer than its decoder): not served, completed by `rebuild` after an upgrade, which
 -- re-derives them from the verbatim payloads in node_events and empties this table first.
