@@ -264,7 +264,9 @@ abstract class ApiEndpointsContract {
         String tooMany = IntStream.range(0, 51).mapToObj(i -> "tx_id=0x" + String.format("%064x", i))
                 .collect(Collectors.joining("&"));
         assertProblem(api.get("/extended/v1/tx/multiple?" + tooMany), 400, "tx_id");
-        assertProblem(api.get("/extended/v1/tx/multiple?tx_id=" + SUMMARY.pendingTxId() + "&event_limit=51"), 400,
+        assertEquals(200, api.get("/extended/v1/tx/multiple?tx_id=" + SUMMARY.pendingTxId() + "&event_limit=100").status(),
+                "the peer's limit, which its official client may send");
+        assertProblem(api.get("/extended/v1/tx/multiple?tx_id=" + SUMMARY.pendingTxId() + "&event_limit=101"), 400,
                 "event_limit");
         assertProblem(api.get("/extended/v1/tx/multiple?tx_id=" + SUMMARY.pendingTxId() + "&event_offset=-1"), 400,
                 "event_offset");
