@@ -5,6 +5,7 @@ import io.stacksexplorer.query.AddressQueries;
 import io.stacksexplorer.query.AddressTxRow;
 import io.stacksexplorer.query.MempoolTxRow;
 import io.stacksexplorer.query.Page;
+import io.stacksexplorer.query.PagePosition;
 import io.stacksexplorer.server.api.AddressesApi;
 import io.stacksexplorer.server.model.AddressEventCounts;
 import io.stacksexplorer.server.model.AddressTransaction;
@@ -15,6 +16,8 @@ import io.stacksexplorer.server.model.MempoolTransactionPage;
 /** An address's history (pages of up to 50 rows) and its mempool list, on the event loop like every route (application.yml). */
 @Controller
 class AddressesController implements AddressesApi {
+
+    private static final String NO_TRANSACTION = "0x" + "00".repeat(32);
 
     private final AddressQueries addresses;
     private final TransactionMapper mapper;
@@ -37,6 +40,14 @@ class AddressesController implements AddressesApi {
         Page<AddressQueries.AddressTx> page = history.page();
         String next = page.last() == null ? null
                 : PageCursors.encode(PageCursors.Kind.ADDRESS_TRANSACTIONS, principal, page.last());
+        // Positions are dense (1 = oldest): the first record's is total - offset. A cursor leads below
+        // the position it names; the zero id matches no record, so the position alone decides.
+        long first = page.total() - page.offset();
+        String current = page.results().isEmpty() ? null : PageCursors.encode(PageCursors.Kind.ADDRESS_TRANSACTIONS,
+                principal, new PagePosition(first + 1, NO_TRANSACTION, 0));
+        String previous = page.results().isEmpty() || page.offset() == 0 ? null
+                : PageCursors.encode(PageCursors.Kind.ADDRESS_TRANSACTIONS, principal,
+                new PagePosition(Math.min(first + limit, page.total()) + 1, NO_TRANSACTION, 0));
         TransactionMapper.Batch batch = mapper.batch(page.results().stream().map(r -> r.tx().rawTx()).toList(),
                 history.abis());
         return new AddressTransactionPage(limit, (int) page.offset(), page.total(), page.results().stream()
@@ -49,7 +60,7 @@ class AddressesController implements AddressesApi {
                                     new AssetEventCounts(a.ftTransfer(), a.ftMint(), a.ftBurn()),
                                     new AssetEventCounts(a.nftTransfer(), a.nftMint(), a.nftBurn())));
                 })
-                .toList(), next);
+                .toList(), next, current, previous);
     }
 
     @Override

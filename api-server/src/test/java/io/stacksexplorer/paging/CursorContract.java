@@ -82,6 +82,14 @@ public abstract class CursorContract {
             JsonNode page3 = api.get(addressPath() + "?limit=7&cursor=" + addressPage2.get("next_cursor").asText())
                     .body();
             assertEquals(addressBefore.get(2), ids(page3));
+            // A page names itself and the page before it, both pinned like next_cursor.
+            assertTrue(addressPage1.get("prev_cursor").isNull(), "nothing before the first page");
+            assertEquals(addressBefore.get(1), ids(api.get(addressPath() + "?limit=7&cursor="
+                    + addressPage2.get("cursor").asText()).body()), "cursor: this page again");
+            assertEquals(addressBefore.get(0), ids(api.get(addressPath() + "?limit=7&cursor="
+                    + addressPage2.get("prev_cursor").asText()).body()), "prev_cursor: the page before, as it was");
+            assertEquals(addressBefore.get(1), ids(api.get(addressPath() + "?limit=7&cursor="
+                    + page3.get("prev_cursor").asText()).body()), "and from page 3, page 2");
         }
     }
 
