@@ -113,15 +113,17 @@ abstract class GeneratedLogReplayContract {
 
     /**
      * Each microblock transaction of the log, by tx id and microblock hash (a stream that forked
-     * off carries the same transaction in another microblock): its tx_index there and the line's time.
+     * off carries the same transaction in another microblock): its tx_index there and the line's time, rounded.
      */
     private static java.util.Map<String, long[]> microblockTransactions(Path log) throws java.io.IOException {
         java.util.Map<String, long[]> places = new java.util.LinkedHashMap<>();
         for (String line : java.nio.file.Files.readAllLines(log)) {
             String[] columns = line.split("\t", 4);
             if (columns.length == 4 && columns[2].equals("/new_microblocks")) {
-                long time = java.time.OffsetDateTime.parse(columns[1].trim().replace(' ', 'T')
-                        .replaceFirst("([+-]\\d\\d)$", "$1:00")).toEpochSecond();
+                // The arrival time to the nearest second, as the peer takes it (Math.round).
+                java.time.OffsetDateTime arrived = java.time.OffsetDateTime.parse(columns[1].trim().replace(' ', 'T')
+                        .replaceFirst("([+-]\\d\\d)$", "$1:00"));
+                long time = arrived.toEpochSecond() + (arrived.getNano() >= 500_000_000 ? 1 : 0);
                 for (JsonNode tx : JSON.readTree(columns[3]).get("transactions")) {
                     places.putIfAbsent(tx.get("txid").asText() + "/" + tx.get("microblock_hash").asText(),
                             new long[]{tx.get("tx_index").asLong(), time});
