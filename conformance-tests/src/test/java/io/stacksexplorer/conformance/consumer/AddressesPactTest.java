@@ -62,9 +62,9 @@ class AddressesPactTest {
                 .array("results").closeArray().asBody();
     }
 
-    /** An empty page of a position-numbered list: no next page. */
+    /** An empty page of an address's history: no next page, no place of its own, nothing before it. */
     private static PactDslJsonBody emptyCursorPage() {
-        return emptyPage().nullValue("next_cursor").asBody();
+        return emptyPage().nullValue("next_cursor").nullValue("cursor").nullValue("prev_cursor").asBody();
     }
 
     @Pact(consumer = Contract.CONSUMER)
@@ -73,7 +73,9 @@ class AddressesPactTest {
                 .numberValue("limit", 2)
                 .numberValue("offset", 0)
                 .integerType("total", 2500L)
-                .stringMatcher("next_cursor", "[A-Za-z0-9_-]{10,200}", "AQE" + "A".repeat(69));
+                .stringMatcher("next_cursor", "[A-Za-z0-9_-]{10,200}", "AQE" + "A".repeat(69))
+                .stringMatcher("cursor", "[A-Za-z0-9_-]{10,200}", "AQE" + "A".repeat(69))
+                .nullValue("prev_cursor");
         PactDslJsonBody record = page.minArrayLike("results", 1);
         PactDslJsonBody tx = record.object("tx").stringMatcher("tx_id", HASH, EX_TX_ID);
         Bodies.commonFields(tx)
