@@ -28,7 +28,7 @@ public class AddressStates {
         long seen = 0;
         for (NewBlock block : DemoChainSeed.chain().blocks()) {
             for (NewTransaction tx : block.transactions()) {
-                seen += PrincipalActivity.derive(seed.facts(tx.rawTx()), tx.events()).stream()
+                seen += PrincipalActivity.derive(seed.facts(tx.rawTx()), tx.status(), tx.events()).stream()
                         .filter(activity -> activity.principal().equals(address)).count();
             }
             if (seen >= wanted) {
