@@ -58,6 +58,7 @@ public final class ChainGenerator extends StacksTwoRounds {
         summary.hotAddress = traffic.hot.id;
         summary.hotContract = traffic.hotContract;
         summary.era = era.option();
+        target = transactions;
         clock = GENESIS_TIME * 1_000_000L;
         burn = new Burn(burnHash(), FIRST_BURN_HEIGHT, GENESIS_TIME);
         genesis();
@@ -75,6 +76,7 @@ public final class ChainGenerator extends StacksTwoRounds {
             if (nakamoto == null && summary.transactions >= nakamotoFrom && stream.isEmpty()) {
                 nakamoto = new Nakamoto(this);
                 traffic.nakamoto = true;
+                epoch = Epoch.NAKAMOTO;
                 summary.epoch3ActivationBurnHeight = burn.height() + 1;
             }
             if (nakamoto != null) {

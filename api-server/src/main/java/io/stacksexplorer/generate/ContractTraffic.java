@@ -47,9 +47,9 @@ abstract class ContractTraffic extends NftTraffic {
 
     GeneratedTx helloDeploy() {
         long k = ++helloCount;
-        int version = k % 2 == 0 ? 2 : 1;
+        int version = clarityVersion() > 0 ? clarityVersion() : k % 2 == 0 ? 2 : 1;
         ContractSources.Contract contract = ContractSources.hello("hello-world-" + k, version);
-        return deploy(helloDeployer(k), contract, version == 2 ? OptionalInt.of(2) : OptionalInt.empty(),
+        return deploy(helloDeployer(k), contract, version >= 2 ? OptionalInt.of(version) : OptionalInt.empty(),
                 TxOutcome.SUCCESS, List.of(), List.of());
     }
 
@@ -75,14 +75,17 @@ abstract class ContractTraffic extends NftTraffic {
     GeneratedTx failedDeploy(boolean atRuntime) {
         Account deployer = richUser(20 * STX);
         if (atRuntime) {
+            // The node words a runtime error by its kind: the vault's unwrap-panic of a missing entry.
             return deploy(deployer, ContractSources.VAULT, OptionalInt.empty(), TxOutcome.ABORT_BY_RESPONSE, List.of(),
-                    List.of());
+                    List.of()).withExtra(new GeneratedTx.Extra("UnwrapFailure", null, null));
         }
         return deploy(deployer, ContractSources.LAUNCHPAD, OptionalInt.empty(), TxOutcome.ABORT_BY_POST_CONDITION,
                 List.of(new PostCondition.Stx(new PostConditionPrincipal.Origin(),
                         FungibleConditionCode.SENT_LESS_THAN_OR_EQUAL_TO, BigInteger.valueOf(STX))),
                 List.of(new NewEvent.StxAsset(AssetAction.TRANSFER, deployer.id,
-                        deployer.id + "." + ContractSources.LAUNCHPAD.name(), BigInteger.valueOf(5 * STX), null)));
+                        deployer.id + "." + ContractSources.LAUNCHPAD.name(), BigInteger.valueOf(5 * STX), null)))
+                .withExtra(new GeneratedTx.Extra("Post-condition check failure on STX owned by " + deployer.id + ": "
+                        + STX + " SentLe " + 5 * STX, null, null));
     }
 
     /** name-registry registrations (half of them sponsored); a taken name fails with (err u409). */

@@ -114,7 +114,7 @@ abstract class DexTraffic extends StxTraffic {
                     new PostCondition.Stx(new PostConditionPrincipal.Contract(dex),
                             FungibleConditionCode.SENT_GREATER_THAN_OR_EQUAL_TO, BigInteger.valueOf(minOut)));
         }
-        Encoded tx = sign(trader, fee(3_000, 30_000), null, 0, AnchorMode.ANY, PostConditionMode.DENY, conditions,
+        Encoded tx = sign(trader, fee(3_000, 30_000), null, 0, AnchorMode.ANY, swapMode(), conditions,
                 call(dex, stxForToken ? "swap-stx-for-token" : "swap-token-for-stx", uint(amountIn), uint(minOut)));
         if (outcome == TxOutcome.ABORT_BY_RESPONSE) {
             return done(tx, trader, null, null, outcome, err(201), callCost(2), null, List.of());
@@ -154,7 +154,13 @@ abstract class DexTraffic extends StxTraffic {
             return done(tx, trader, null, null, outcome, result.serializeHex(), callCost(4), null, events);
         }
         // Post-condition failure: the node rolls the transfers back and reports them uncommitted.
-        return done(tx, trader, null, null, outcome, result.serializeHex(), callCost(4), null, events);
+        long promised = amountIn - (stxForToken ? STX : TOKEN) / 2;
+        String vmError = stxForToken
+                ? "Post-condition check failure on STX owned by " + trader.id + ": " + promised + " SentEq " + amountIn
+                : "Post-condition check failure on fungible asset " + tokenAssetId + " owned by " + trader.id + ": "
+                + promised + " SentEq " + amountIn;
+        return done(tx, trader, null, null, outcome, result.serializeHex(), callCost(4), null, events)
+                .withExtra(new GeneratedTx.Extra(vmError, null, null));
     }
 
     static long amountOut(long amountIn, long reserveIn, long reserveOut) {

@@ -3,6 +3,7 @@ package io.stacksexplorer.generate;
 import com.fasterxml.jackson.core.JsonGenerator;
 import io.stacksexplorer.codec.clarity.ClarityValue;
 import io.stacksexplorer.write.NewEvent;
+import io.stacksexplorer.write.TxOutcome;
 
 import java.io.IOException;
 import java.util.List;
@@ -13,12 +14,19 @@ final class EventJson {
     private EventJson() {
     }
 
-    /** Events of all the payload's transactions, numbered across the payload as the node does. */
-    static void events(JsonGenerator g, List<NodeEventLog.Placed> txs) throws IOException {
+    /**
+     * Events of all the payload's transactions, numbered across the payload as the node does. From
+     * epoch 3.4 ({@code abortedSent} false) the node no longer sends the events of a transaction a
+     * post condition aborted.
+     */
+    static void events(JsonGenerator g, List<NodeEventLog.Placed> txs, boolean abortedSent) throws IOException {
         g.writeArrayFieldStart("events");
         int index = 0;
         for (NodeEventLog.Placed p : txs) {
             GeneratedTx tx = p.tx();
+            if (!abortedSent && tx.status() == TxOutcome.ABORT_BY_POST_CONDITION) {
+                continue;
+            }
             for (NewEvent e : tx.events()) {
                 g.writeStartObject();
                 g.writeStringField("txid", tx.txId());
@@ -27,7 +35,7 @@ final class EventJson {
                 g.writeBooleanField("committed", tx.committed());
                 g.writeNumberField("event_index", index++);
                 g.writeObjectFieldStart(type);
-                eventBody(g, e);
+                eventBody(g, e, tx.extra().lockContract());
                 g.writeEndObject();
                 g.writeEndObject();
             }
@@ -48,7 +56,7 @@ final class EventJson {
         return "stx_lock_event";
     }
 
-    private static void eventBody(JsonGenerator g, NewEvent e) throws IOException {
+    private static void eventBody(JsonGenerator g, NewEvent e, String lockContract) throws IOException {
         if (e instanceof NewEvent.ContractLog log) {
             g.writeStringField("contract_identifier", log.contractId());
             g.writeStringField("topic", log.topic());
@@ -91,8 +99,8 @@ final class EventJson {
             g.writeStringField("locked_amount", lock.lockedAmount().toString());
             g.writeStringField("unlock_height", Long.toString(lock.unlockHeight()));
             g.writeStringField("locked_address", lock.lockedAddress());
-            // The node names the stacking contract that locked the funds: the generator's stacking calls go to POX.
-            g.writeStringField("contract_identifier", Traffic.POX_CONTRACT);
+            // The node names the stacking contract that locked the funds (the generator's own calls: .pox).
+            g.writeStringField("contract_identifier", lockContract != null ? lockContract : Traffic.POX_CONTRACT);
         }
     }
 }

@@ -66,12 +66,39 @@ abstract class GeneratorState {
     /** Miner and block of each of the last {@link #MATURITY} canonical heights, for matured rewards. */
     final String[][] maturing = new String[MATURITY + 1][];
     final TreeMap<String, Long> txTypes = new TreeMap<>();
+    /** The epoch of the burn block being built on. */
+    Epoch epoch = Epoch.TWO;
+    /** The canonical transactions the log is to hold (a mixed log's later epochs start at shares of it). */
+    long target;
+    final BitcoinOperations bitcoinOps;
 
     GeneratorState(long seed, Era era) {
         this.seed = seed;
         this.era = era;
         this.random = new SplittableRandom(seed);
         this.traffic = new Traffic(random.split());
+        this.bitcoinOps = new BitcoinOperations(traffic);
+    }
+
+    /** Whether a mixed log has mined its share for the next epoch (always false for a 2- or 3-only log). */
+    boolean nextEpochDue() {
+        Epoch next = epoch.next();
+        return era == Era.MIXED && epoch.atLeast(Epoch.NAKAMOTO) && next != null
+                && summary.transactions >= target * next.mixedFromPerMille / 1000;
+    }
+
+    /** On a new tenure's burn block: enters the next epoch when it is due (one at a time, none skipped). */
+    void maybeNextEpoch() {
+        if (nextEpochDue()) {
+            enter(epoch.next());
+        }
+    }
+
+    void enter(Epoch next) {
+        epoch = next;
+        summary.epochs.put(next.name, burn.height());
+        traffic.today.entered(next);
+        bitcoinOps.entered(next);
     }
 
     /** A block's index hash, as the node derives it: SHA-512/256 of its hash and its consensus hash. */
@@ -93,13 +120,21 @@ abstract class GeneratorState {
 
     void tally(Mined block, int sign) {
         // Block 0 is not a block to the API: its transactions are served as part of block 1.
+        NodeEventLog.Nakamoto n = block.payload().nakamoto();
         if (block.payload().height() > 0) {
             summary.blocks += sign;
-            summary.blocksByEra.merge(block.payload().nakamoto() == null ? "2" : "3", (long) sign, Long::sum);
+            summary.blocksByEra.merge(n == null ? "2" : "3", (long) sign, Long::sum);
         }
+        String epochName = n == null ? Epoch.TWO.name : n.epoch().name;
         for (Placed p : block.payload().transactions()) {
             GeneratedTx tx = p.tx();
+            if (tx.isBurnchainOperation()) {
+                // Not a Stacks transaction: counted apart (the budget is of Stacks transactions).
+                summary.burnchainOperations.merge(tx.extra().burnchainOp().kind().key, (long) sign, Long::sum);
+                continue;
+            }
             summary.transactions += sign;
+            summary.transactionsByEpoch.merge(epochName, (long) sign, Long::sum);
             txTypes.merge(tx.txType(), (long) sign, Long::sum);
             if (!tx.committed()) {
                 summary.failedTransactions += sign;

@@ -26,6 +26,12 @@ public final class GeneratorSummary {
     long tenures;
     /** The burn height from which blocks follow the Nakamoto rules, or -1 in a 2.x-only chain. */
     long epoch3ActivationBurnHeight = -1;
+    /** Activation burn height of each later epoch the log reached ({@code "3.3"}, {@code "3.4"}, {@code "4.0"}). */
+    Map<String, Long> epochs = new java.util.LinkedHashMap<>();
+    /** Canonical Stacks transactions per epoch ({@code "2.x"}, {@code "3.0"} for 3.0-3.2, ...). */
+    Map<String, Long> transactionsByEpoch = new java.util.TreeMap<>();
+    /** Canonical Bitcoin-originated operations per {@code burnchain_op} kind (not among {@link #transactions}). */
+    Map<String, Long> burnchainOperations = new java.util.TreeMap<>();
     long contractLogs;
     String hotAddress;
     long hotAddressTransactions;
@@ -71,6 +77,18 @@ public final class GeneratorSummary {
 
     public long epoch3ActivationBurnHeight() {
         return epoch3ActivationBurnHeight;
+    }
+
+    public Map<String, Long> epochs() {
+        return epochs;
+    }
+
+    public Map<String, Long> transactionsByEpoch() {
+        return transactionsByEpoch;
+    }
+
+    public Map<String, Long> burnchainOperations() {
+        return burnchainOperations;
     }
 
     public long contractLogs() {
@@ -153,6 +171,9 @@ public final class GeneratorSummary {
             } else {
                 g.writeNumberField("epoch_3_activation_burn_height", epoch3ActivationBurnHeight);
             }
+            writeMap(g, "epoch_activation_burn_heights", epochs);
+            writeMap(g, "transactions_by_epoch", transactionsByEpoch);
+            writeMap(g, "burnchain_operations", burnchainOperations);
             g.writeNumberField("contract_logs", contractLogs);
             g.writeStringField("hot_address", hotAddress);
             g.writeNumberField("hot_address_transactions", hotAddressTransactions);
@@ -183,6 +204,14 @@ public final class GeneratorSummary {
         }
     }
 
+    private static void writeMap(JsonGenerator g, String field, Map<String, Long> map) throws IOException {
+        g.writeObjectFieldStart(field);
+        for (Map.Entry<String, Long> e : map.entrySet()) {
+            g.writeNumberField(e.getKey(), e.getValue());
+        }
+        g.writeEndObject();
+    }
+
     @Override
     public String toString() {
         return String.format(Locale.ROOT, "%s era: %d transactions in %d blocks (%s by era, %d tenures, %d microblocks,"
@@ -191,6 +220,8 @@ public final class GeneratorSummary {
                         + " %d lines, %.1f s", era, transactions, blocks, blocksByEra, tenures, microblocks, reorgs,
                 contractLogs, hotAddress,
                 hotAddressTransactions, 100.0 * hotAddressTransactions / Math.max(1, transactions), hotContract,
-                hotContractLogs, 100.0 * hotContractLogs / Math.max(1, contractLogs), lines, seconds);
+                hotContractLogs, 100.0 * hotContractLogs / Math.max(1, contractLogs), lines, seconds)
+                + (epochs.isEmpty() ? "" : "; epochs from burn height " + epochs + ", transactions by epoch "
+                + transactionsByEpoch + ", Bitcoin operations " + burnchainOperations);
     }
 }

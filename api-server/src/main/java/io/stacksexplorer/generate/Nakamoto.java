@@ -57,6 +57,8 @@ final class Nakamoto {
     private int forks;
     private GeneratedTx openingTenureChange;
     private GeneratedTx openingCoinbase;
+    /** SIP-034 causes still to show (epoch 3.3 and later). */
+    private final ArrayDeque<TenureChangeCause> dueCauses = new ArrayDeque<>();
 
     Nakamoto(ChainGenerator chain) {
         this.chain = chain;
@@ -78,7 +80,8 @@ final class Nakamoto {
 
     /** Writes the next block: the next of the tip's tenure, or the first of a new tenure. */
     void block(long budget) throws IOException {
-        boolean tenureDone = tenure.size() >= tenureLength && catchUpTo < 0;
+        // A due epoch ends the tenure: its activation is the next burn block.
+        boolean tenureDone = (tenure.size() >= tenureLength || chain.nextEpochDue()) && catchUpTo < 0;
         // A new tenure needs room for its tenure change and coinbase; else the current one goes on.
         if (tenure.isEmpty() || tenureDone && budget >= 2) {
             budget += startTenure(budget);
@@ -99,6 +102,14 @@ final class Nakamoto {
     private int startTenure(long budget) throws IOException {
         chain.newBurnBlock();
         traffic.burnHeight = chain.burn.height();
+        Epoch before = chain.epoch;
+        chain.maybeNextEpoch();
+        if (chain.epoch == Epoch.E3_3 && before != Epoch.E3_3) {
+            // The first extensions of epoch 3.3 show each of SIP-034's per-dimension causes once.
+            dueCauses.addAll(List.of(TenureChangeCause.EXTENDED_RUNTIME, TenureChangeCause.EXTENDED_READ_COUNT,
+                    TenureChangeCause.EXTENDED_READ_LENGTH, TenureChangeCause.EXTENDED_WRITE_COUNT,
+                    TenureChangeCause.EXTENDED_WRITE_LENGTH));
+        }
         Mined previousEnd = chain.tip;
         int previousBlocks = Math.max(1, tenure.size());
         int reMined = 0;
@@ -141,7 +152,7 @@ final class Nakamoto {
             tenureLength = (int) Math.max(tenureLength, catchUpTo + 1 - chain.tip.payload().height());
         }
         openingTenureChange = traffic.tenureChange(miner, consensusHash, previousConsensusHash,
-                previousEnd.payload().blockHash(), previousBlocks, TenureChangeCause.BLOCK_FOUND);
+                tenureEnd(previousEnd), previousBlocks, TenureChangeCause.BLOCK_FOUND);
         openingCoinbase = traffic.nakamotoCoinbase(miner);
         return reMined;
     }
@@ -181,9 +192,11 @@ final class Nakamoto {
         if (opensTenure) {
             txs.add(openingTenureChange);
             txs.add(openingCoinbase);
-        } else if (!extended && budget >= 2 && random.nextInt(40) == 0) {
-            txs.add(traffic.tenureChange(miner, consensusHash, consensusHash,
-                    chain.tip.payload().blockHash(), tenure.size(), TenureChangeCause.EXTENDED));
+        } else if (chain.epoch.atLeast(Epoch.E3_3) ? budget >= 2 && extendsNow()
+                : !extended && budget >= 2 && random.nextInt(40) == 0) {
+            TenureChangeCause cause = chain.epoch.atLeast(Epoch.E3_3) ? cause() : TenureChangeCause.EXTENDED;
+            txs.add(traffic.tenureChange(miner, consensusHash, consensusHash, tenureEnd(chain.tip), tenure.size(),
+                    cause));
             extended = true;
             extendsTenure = true;
         }
@@ -206,6 +219,12 @@ final class Nakamoto {
         Parent parent = chain.tip.asParent();
         String blockHash = traffic.hash32();
         List<Placed> placed = new ArrayList<>(txs.size());
+        // The node runs the burn block's Bitcoin operations before the tenure's first transactions.
+        List<GeneratedTx> operations = opensTenure && chain.epoch.today()
+                ? chain.bitcoinOps.forTenure(chain.epoch, chain.burn) : List.of();
+        for (GeneratedTx tx : operations) {
+            placed.add(new Placed(tx, placed.size(), null, 0, null));
+        }
         for (GeneratedTx tx : txs) {
             placed.add(new Placed(tx, placed.size(), null, 0, null));
         }
@@ -226,7 +245,7 @@ final class Nakamoto {
         NodeEventLog.RewardSet rewardSet = cycle != lastCycle ? rewardSet() : null;
         lastCycle = cycle;
         NodeEventLog.Nakamoto fields = new NodeEventLog.Nakamoto(lastBlockTime, tenureHeight, consensusHash,
-                "0x" + Hex.encodeBare(traffic.bytes(65)), signatures(), bitvec(), cycle, rewardSet);
+                "0x" + Hex.encodeBare(traffic.bytes(65)), signatures(), bitvec(), cycle, rewardSet, chain.epoch);
         NodeEventLog.Block payload = new NodeEventLog.Block(height, blockHash,
                 ChainGenerator.indexBlockHash(blockHash, consensusHash), parent.blockHash(), parent.indexBlockHash(),
                 null, 0, chain.burn, parent.burn(), minerTxid, placed, rewards, fields);
@@ -238,6 +257,27 @@ final class Nakamoto {
         if (catchUpTo >= 0 && height > catchUpTo) {
             catchUpTo = -1;
         }
+    }
+
+    /**
+     * A tenure change's {@code previous_tenure_end}: the block's id (index block hash). The earlier
+     * part of a log keeps the block hash it was first written with.
+     */
+    private String tenureEnd(Mined block) {
+        return chain.epoch.today() ? block.payload().indexBlockHash() : block.payload().blockHash();
+    }
+
+    /**
+     * Epoch 3.3 and later (SIP-034): a miner may extend its tenure several times, by the budget
+     * dimension it ran out of or in all of them; the per-dimension causes come early once each.
+     */
+    private boolean extendsNow() {
+        return random.nextInt(dueCauses.isEmpty() ? 40 : 3) == 0;
+    }
+
+    private TenureChangeCause cause() {
+        TenureChangeCause due = dueCauses.poll();
+        return due != null ? due : TenureChangeCause.values()[random.nextInt(1, 7)];
     }
 
     /** One signature per signer that signed: all of them, now and then all but one. */
@@ -293,6 +333,10 @@ final class Nakamoto {
     }
 
     private NodeEventLog.RewardSet rewardSet() {
+        if (chain.epoch.atLeast(Epoch.E4_0)) {
+            // A pox-5 (waterfall) reward set: signers only.
+            return new NodeEventLog.RewardSet(signers, null, List.of());
+        }
         List<String> rewarded = new ArrayList<>();
         for (int i = 0; i < 4; i++) {
             rewarded.add(p2pkhAddress(traffic.bytes(20)));

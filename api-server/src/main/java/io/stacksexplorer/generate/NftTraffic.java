@@ -63,7 +63,8 @@ abstract class NftTraffic extends DexTraffic {
         boolean abort = random.nextInt(100) < 8;
         Encoded tx = sign(from, fee(2_000, 12_000), null, 0, AnchorMode.ANY, PostConditionMode.DENY,
                 List.of(new PostCondition.NonFungible(new PostConditionPrincipal.Standard(from.address), nftAsset,
-                        uint(id), abort ? NonFungibleConditionCode.NOT_SENT : NonFungibleConditionCode.SENT)),
+                        uint(id), abort ? NonFungibleConditionCode.NOT_SENT : maybeSent()
+                        ? NonFungibleConditionCode.MAYBE_SENT : NonFungibleConditionCode.SENT)),
                 call(nft, "transfer", uint(id), from.principal, to.principal));
         List<NewEvent> events = List.of(
                 new NewEvent.NonFungibleAsset(AssetAction.TRANSFER, nftAssetId, from.id, to.id,
@@ -72,7 +73,8 @@ abstract class NftTraffic extends DexTraffic {
                         "sender", from.principal)));
         if (abort) {
             return done(tx, from, null, null, TxOutcome.ABORT_BY_POST_CONDITION, OK_TRUE_HEX, callCost(2), null,
-                    events);
+                    events).withExtra(new GeneratedTx.Extra("Post-condition check failure on non-fungible asset "
+                    + nftAssetId + " owned by " + from.id + ": UInt(" + id + ") NotSent true", null, null));
         }
         nftOwners[slot] = to;
         return done(tx, from, null, null, TxOutcome.SUCCESS, OK_TRUE_HEX, callCost(2), null, events);

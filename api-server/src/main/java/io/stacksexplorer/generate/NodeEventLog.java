@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.StreamWriteFeature;
 import io.stacksexplorer.write.ExecutionCost;
+import io.stacksexplorer.write.TxOutcome;
 
 import java.io.IOException;
 import java.io.Writer;
@@ -61,12 +62,19 @@ final class NodeEventLog {
      * cycle's reward set on the cycle's first block.
      */
     record Nakamoto(long blockTime, long tenureHeight, String consensusHash, String minerSignature,
-                    List<String> signerSignatures, String signerBitvec, long cycleNumber, RewardSet rewardSet) {
+                    List<String> signerSignatures, String signerBitvec, long cycleNumber, RewardSet rewardSet,
+                    Epoch epoch) {
     }
 
-    /** The signers of a reward cycle, as the node reports it on the cycle's first block. */
+    /**
+     * The signers of a reward cycle, as the node reports it on the cycle's first block; a pox-5 set
+     * (epoch 4.0) has no reward addresses and a null threshold.
+     */
     record RewardSet(List<Signer> signers, String poxThreshold, List<String> rewardedAddresses) {
     }
+
+    /** {@code pox_v4_unlock_height}: mainnet's, which is the epoch 4.0 (pox-5) activation height. */
+    static final long POX_V4_UNLOCK_HEIGHT = Epoch.E4_0.mainnetHeight;
 
     record Signer(long weight, String signingKey, String stackedAmount) {
     }
@@ -144,6 +152,8 @@ final class NodeEventLog {
         g.writeFieldName("anchored_cost");
         cost(g, anchored);
         Nakamoto n = b.nakamoto();
+        // A node of epoch 3.3 or later writes today's shape (the earlier parts keep their node's).
+        boolean today = n != null && n.epoch().today();
         g.writeStringField("block_hash", b.blockHash());
         g.writeNumberField("block_height", b.height());
         if (n != null) {
@@ -160,7 +170,7 @@ final class NodeEventLog {
         } else {
             g.writeNullField("cycle_number");
         }
-        EventJson.events(g, b.transactions());
+        EventJson.events(g, b.transactions(), n == null || !n.epoch().atLeast(Epoch.E3_4));
         g.writeStringField("index_block_hash", b.indexBlockHash());
         g.writeArrayFieldStart("matured_miner_rewards");
         for (Reward r : b.rewards()) {
@@ -189,6 +199,9 @@ final class NodeEventLog {
         g.writeNumberField("pox_v1_unlock_height", poxUnlockHeights[0]);
         g.writeNumberField("pox_v2_unlock_height", poxUnlockHeights[1]);
         g.writeNumberField("pox_v3_unlock_height", poxUnlockHeights[2]);
+        if (today) {
+            g.writeNumberField("pox_v4_unlock_height", POX_V4_UNLOCK_HEIGHT);
+        }
         if (n == null) {
             g.writeNullField("reward_set");
             g.writeNullField("signer_bitvec");
@@ -204,7 +217,7 @@ final class NodeEventLog {
             g.writeStringField("signer_signature_hash", b.blockHash());
             g.writeNumberField("tenure_height", n.tenureHeight());
         }
-        transactions(g, b.transactions(), n != null, false);
+        transactions(g, b.transactions(), n != null, false, today);
         g.writeEndObject();
         end(g);
     }
@@ -216,9 +229,9 @@ final class NodeEventLog {
         g.writeStringField("burn_block_hash", burn.hash());
         g.writeNumberField("burn_block_height", burn.height());
         g.writeNumberField("burn_block_timestamp", burn.time());
-        EventJson.events(g, txs);
+        EventJson.events(g, txs, true);
         g.writeStringField("parent_index_block_hash", parentIndexBlockHash);
-        transactions(g, txs, false, true);
+        transactions(g, txs, false, true, false);
         g.writeEndObject();
         end(g);
     }
@@ -231,7 +244,11 @@ final class NodeEventLog {
             return;
         }
         g.writeObjectFieldStart("reward_set");
-        g.writeStringField("pox_ustx_threshold", set.poxThreshold());
+        if (set.poxThreshold() == null) {
+            g.writeNullField("pox_ustx_threshold");
+        } else {
+            g.writeStringField("pox_ustx_threshold", set.poxThreshold());
+        }
         g.writeArrayFieldStart("rewarded_addresses");
         for (String address : set.rewardedAddresses()) {
             g.writeString(address);
@@ -255,10 +272,12 @@ final class NodeEventLog {
 
     /**
      * The transactions of a block or stream. A Nakamoto-era node names the deployment's interface
-     * {@code contract_interface} (2.x nodes: {@code contract_abi}) and adds {@code vm_error}.
+     * {@code contract_interface} (2.x nodes: {@code contract_abi}) and adds {@code vm_error}; {@code today}'s
+     * node words the VM error of a failed transaction there, and marks a transaction the signers skipped
+     * with {@code problematic_skipped} (the marker's category).
      */
-    private void transactions(JsonGenerator g, List<Placed> txs, boolean nakamoto, boolean microblocks)
-            throws IOException {
+    private void transactions(JsonGenerator g, List<Placed> txs, boolean nakamoto, boolean microblocks,
+                              boolean today) throws IOException {
         g.writeArrayFieldStart("transactions");
         for (Placed p : txs) {
             GeneratedTx tx = p.tx();
@@ -269,7 +288,10 @@ final class NodeEventLog {
             g.writeStringField("status", tx.status().apiName());
             g.writeNumberField("tx_index", p.txIndex());
             g.writeStringField("raw_result", tx.rawResult());
-            if (!inStream) {
+            if (tx.isBurnchainOperation()) {
+                g.writeFieldName("burnchain_op");
+                tx.extra().burnchainOp().write(g);
+            } else if (!inStream) {
                 // The node writes no burnchain_op key for a microblock's transactions.
                 g.writeNullField("burnchain_op");
             }
@@ -290,8 +312,13 @@ final class NodeEventLog {
                 g.writeNumberField("microblock_sequence", p.microblockSequence());
                 g.writeStringField("microblock_parent_hash", p.microblockParentHash());
             }
-            if (nakamoto) {
+            if (today && tx.extra().vmError() != null) {
+                g.writeStringField("vm_error", tx.extra().vmError());
+            } else if (nakamoto) {
                 g.writeNullField("vm_error");
+            }
+            if (tx.status() == TxOutcome.PROBLEMATIC_SKIPPED) {
+                g.writeNumberField("problematic_skipped", 0);
             }
             g.writeEndObject();
         }

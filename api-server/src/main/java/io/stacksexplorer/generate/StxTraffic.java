@@ -73,6 +73,6 @@ abstract class StxTraffic extends TxKit {
 
     static GeneratedTx withReplaced(GeneratedTx tx, Encoded replaced) {
         return new GeneratedTx(tx.txId(), tx.rawTx(), tx.txType(), tx.sponsored(), tx.status(), tx.rawResult(),
-                tx.cost(), tx.contractAbi(), tx.events(), tx.hot(), tx.hotLogs(), replaced);
+                tx.cost(), tx.contractAbi(), tx.events(), tx.hot(), tx.hotLogs(), replaced, tx.extra());
     }
 }

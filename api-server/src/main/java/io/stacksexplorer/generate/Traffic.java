@@ -53,9 +53,26 @@ final class Traffic extends ContractTraffic {
     }
 
     private long steady;
+    final TodaysTraffic today;
 
     Traffic(SplittableRandom random) {
         super(random);
+        today = new TodaysTraffic(this);
+    }
+
+    @Override
+    PostConditionMode swapMode() {
+        return today.originator();
+    }
+
+    @Override
+    boolean maybeSent() {
+        return today.maybeSent();
+    }
+
+    @Override
+    int clarityVersion() {
+        return today.clarityVersion();
     }
 
     // --- block-level transactions ---------------------------------------------------------------
@@ -142,6 +159,10 @@ final class Traffic extends ContractTraffic {
             default -> {
             }
         }
+        GeneratedTx later = today.next();
+        if (later != null) {
+            return later;
+        }
         int roll = random.nextInt(TOTAL_WEIGHT);
         Action action = ACTIONS[0];
         for (Action a : ACTIONS) {
@@ -168,7 +189,7 @@ final class Traffic extends ContractTraffic {
             case FAILED_DEPLOY -> failedDeploy(random.nextBoolean());
             case REGISTER -> register();
             case RENEW -> renew();
-            case STACK -> stack();
+            case STACK -> today.clarityVersion() == 6 ? today.stake() : stack();
             case POISON -> nakamoto ? null : poisonMicroblock();
             case TENURE_CHANGE -> nakamoto ? null : tenureChange();
         };

@@ -83,6 +83,21 @@ abstract class TxKit {
     /** Whether blocks follow the Nakamoto rules (epoch 3.0 and later). */
     boolean nakamoto;
 
+    /** The post-condition mode of a swap (before epoch 3.4: deny). */
+    PostConditionMode swapMode() {
+        return PostConditionMode.DENY;
+    }
+
+    /** Whether an NFT transfer's condition is maybe_sent (never before epoch 3.4). */
+    boolean maybeSent() {
+        return false;
+    }
+
+    /** The Clarity version a deployment names; -1 before epoch 3.4 (the traffic's own mix). */
+    int clarityVersion() {
+        return -1;
+    }
+
     TxKit(SplittableRandom random) {
         this.random = random;
         for (int i = 0; i < MINERS; i++) {

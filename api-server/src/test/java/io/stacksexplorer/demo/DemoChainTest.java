@@ -187,7 +187,11 @@ class DemoChainTest {
                 assertTrue(tx.events().stream().anyMatch(e -> e instanceof NewEvent.StxLock));
                 stackStxLocks++;
             }
-            if (!(t.payload() instanceof TransactionPayload.TokenTransfer || t.payload() instanceof
+            if (tx.status() == TxOutcome.PROBLEMATIC_SKIPPED) {
+                // Not run (epoch 4.0): the node reports it with no cost and (err none).
+                assertEquals(0, tx.cost().runtime());
+                assertEquals("0x0809", tx.rawResult());
+            } else if (!(t.payload() instanceof TransactionPayload.TokenTransfer || t.payload() instanceof
                     TransactionPayload.Coinbase || t.payload() instanceof TransactionPayload.TenureChange
                     || t.payload() instanceof TransactionPayload.PoisonMicroblock)) {
                 assertTrue(tx.cost().runtime() > 0, "contract transactions have an execution cost");
@@ -203,15 +207,15 @@ class DemoChainTest {
         // Both eras' coinbases (0x04 and Nakamoto's 0x08); one paying an alternative recipient (0x05)
         // is rare (4 %) and the demo's few dozen coinbases need not have one.
         assertTrue(payloadIds.containsAll(List.of(0x00, 0x01, 0x02, 0x03, 0x04, 0x06, 0x07, 0x08)), payloadIds.toString());
-        assertEquals(Set.of("success", "abort_by_response", "abort_by_post_condition"), outcomes);
+        assertEquals(Set.of("success", "abort_by_response", "abort_by_post_condition", "problematic_skipped"), outcomes);
         assertEquals(Set.of("smart_contract_log", "stx_asset/transfer", "stx_asset/mint", "stx_asset/burn",
                 "fungible_token_asset/transfer", "fungible_token_asset/mint", "fungible_token_asset/burn",
                 "non_fungible_token_asset/transfer", "non_fungible_token_asset/mint", "non_fungible_token_asset/burn",
                 "stx_lock"), eventKinds);
         assertEquals(Set.of("abort_by_response", "abort_by_post_condition"), failedDeployKinds);
-        assertEquals(Set.of("stx", "fungible", "non_fungible"), conditionKinds);
+        assertEquals(Set.of("stx", "fungible", "non_fungible", "staking", "pox"), conditionKinds);
         assertEquals(Set.of("principal_origin", "principal_standard", "principal_contract"), conditionPrincipals);
-        assertEquals(Set.of("allow", "deny"), conditionModes);
+        assertEquals(Set.of("allow", "deny", "originator"), conditionModes);
         assertTrue(logValueTypes.containsAll(List.of(ClarityValue.TYPE_INT, ClarityValue.TYPE_UINT,
                 ClarityValue.TYPE_BUFFER, ClarityValue.TYPE_STANDARD_PRINCIPAL, ClarityValue.TYPE_CONTRACT_PRINCIPAL,
                 ClarityValue.TYPE_RESPONSE_OK, ClarityValue.TYPE_NONE, ClarityValue.TYPE_SOME, ClarityValue.TYPE_LIST,
@@ -262,7 +266,8 @@ class DemoChainTest {
         assertEquals(chain.generated().hotAddress(), summary.hotAddresses().get(0));
         assertTrue(counted.get(summary.hotAddresses().get(0)) > 500, "the generator's hot address");
         for (String hot : summary.hotAddresses()) {
-            assertTrue(summary.hotAddressTxCounts().get(hot) > 50, hot + " has " + summary.hotAddressTxCounts());
+            // Busy: the third (the labs account, the DEX's deployer) is in 48 of the 3,000 since epochs 3.3-4.0 came.
+            assertTrue(summary.hotAddressTxCounts().get(hot) > 40, hot + " has " + summary.hotAddressTxCounts());
             assertTrue(StacksAddress.parse(hot).isMainnet());
         }
     }

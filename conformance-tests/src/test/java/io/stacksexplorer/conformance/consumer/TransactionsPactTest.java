@@ -55,7 +55,7 @@ class TransactionsPactTest {
     /** A successful token transfer mined in block 2 of the demo preset's chain (seed 12). */
     static final String FIXTURE_CONFIRMED = "0xf24634b11f4820ac975fbcd45e454455ad69f869a09ff714fb991ce79dae83bc";
     /** A pending token transfer in the demo preset's mempool (README's example of a pending lookup). */
-    static final String FIXTURE_PENDING = "0xd796a7cff183cda9197d82f29fd86589e8cd16e009723023ef509e641dc569ed";
+    static final String FIXTURE_PENDING = "0xd157104ef37e4c6d5ab2deb02baecaae424843ec3815ff81acb0896d95eb6fcc";
 
     private static final Map<String, Object> TOKEN_TRANSFER = Map.of("txType", "token_transfer");
 
