@@ -91,6 +91,14 @@ public final class GeneratorSummary {
         return burnchainOperations;
     }
 
+    /**
+     * What the API serves as canonical transactions: the Stacks transactions and the Bitcoin-originated
+     * operations the canonical blocks executed (served as the transactions they stand for).
+     */
+    public long servedTransactions() {
+        return transactions + burnchainOperations.values().stream().mapToLong(Long::longValue).sum();
+    }
+
     public long contractLogs() {
         return contractLogs;
     }

@@ -274,6 +274,47 @@ abstract class TodaysChainContract {
         }
     }
 
+    /**
+     * The demo preset walks every epoch through 4.0 (Clarity 5 and 6, Originator, maybe_sent, Staking and Pox
+     * post conditions, problematic_skipped, Bitcoin operations): each of its lines, posted to the live
+     * observer as a node would, is answered 200, nothing is held, and today's features are served.
+     */
+    @Test
+    void aLogOfEveryEpochThroughFourFeedsTheObserverWithoutARefusal() throws Exception {
+        String skipped = null;
+        String bitcoinTransfer = null;
+        String staking = null;
+        for (String line : DEMO_LINES) {
+            if (path(line).equals("/new_block")) {
+                for (JsonNode tx : IngestServer.JSON.readTree(body(line)).get("transactions")) {
+                    String raw = tx.get("raw_tx").asText();
+                    if (tx.get("status").asText().equals("problematic_skipped")) {
+                        skipped = tx.get("txid").asText();
+                    } else if (tx.path("burnchain_op").has("transfer_stx")) {
+                        bitcoinTransfer = tx.get("txid").asText();
+                    } else if (!tx.path("burnchain_op").isObject() && StacksTransaction.decodeHex(raw)
+                            .postConditions().stream().anyMatch(pc -> pc instanceof PostCondition.Staking)) {
+                        staking = tx.get("txid").asText();
+                    }
+                }
+            }
+        }
+        assertTrue(skipped != null && bitcoinTransfer != null && staking != null, "the demo log has each feature");
+        try (IngestServer server = IngestServer.start(database(), "0x00000001")) {
+            postDemoLinesBefore(server, DEMO_LINES.size());
+            assertTrue(server.get("/health/readiness").raw().contains("\"heldTransactions\":0"));
+            JsonNode lookup = server.get("/extended/v1/tx/multiple?tx_id=" + skipped + "&tx_id=" + bitcoinTransfer
+                    + "&tx_id=" + staking).body();
+            assertEquals("problematic_skipped", lookup.get(skipped).get("result").get("tx_status").asText());
+            assertEquals("token_transfer", lookup.get(bitcoinTransfer).get("result").get("tx_type").asText());
+            boolean servedStaking = false;
+            for (JsonNode pc : lookup.get(staking).get("result").get("post_conditions")) {
+                servedStaking |= pc.get("type").asText().equals("staking");
+            }
+            assertTrue(servedStaking, lookup.get(staking).toString());
+        }
+    }
+
     // --------------------------------------------------------------------------------------------
 
     private static ObjectNode principal(String address, String hash, int version) {
