@@ -17,7 +17,6 @@ import io.stacksexplorer.codec.tx.TransactionEncoder;
 import io.stacksexplorer.codec.tx.TransactionPayload;
 import io.stacksexplorer.codec.tx.TransactionVersion;
 import io.stacksexplorer.write.CodecTxDecoder;
-import io.stacksexplorer.write.ExecutionCost;
 import io.stacksexplorer.write.HeldTransaction;
 import io.stacksexplorer.write.NewTransaction;
 import io.stacksexplorer.write.TxOutcome;
@@ -46,8 +45,8 @@ import static io.stacksexplorer.ingest.NodePayloads.text;
  *   a transfer's 34);</li>
  *   <li>{@code stack_stx}: a {@code contract_call} of {@code pox-4}'s {@code stack-stx} with the peer's
  *   eight arguments (amount, reward address as PoX tuple, the operation's burn height, cycles,
- *   {@code none}, signer key, max amount, auth id); without a signer key (before pox-4) the first four,
- *   to the contract its lock event names;</li>
+ *   {@code none}, signer key, max amount, auth id); without a signer key (an operation sent before
+ *   pox-4) the first four, to {@code pox-4} as well (the peer names the contract its lock event names);</li>
  *   <li>{@code delegate_stx}: {@code delegate-stx} (amount, delegate, optional until height, optional
  *   reward address; {@code none} where the operation has none, where the peer fails);</li>
  *   <li>{@code vote_for_aggregate_key}: {@code signers-voting}'s {@code vote-for-aggregate-public-key}
@@ -83,12 +82,8 @@ final class BurnchainOperations {
                     + status, -1), where);
         }
         String rawResult = normalizeHex(text(tx, "raw_result"), "raw_result");
-        JsonNode cost = tx.get("execution_cost");
-        ExecutionCost executionCost = cost == null || cost.isNull() ? ExecutionCost.ZERO
-                : new ExecutionCost(cost.path("read_count").asLong(), cost.path("read_length").asLong(),
-                cost.path("runtime").asLong(), cost.path("write_count").asLong(), cost.path("write_length").asLong());
         return new NodeTransactions.Receipt(new NewTransaction(txId, TransactionEncoder.encodeHex(built), txIndex, outcome,
-                rawResult, executionCost, null, 0, null, null, events.byTx().getOrDefault(txId, List.of()),
+                rawResult, NodeTransactions.cost(tx), null, 0, null, null, events.byTx().getOrDefault(txId, List.of()),
                 CodecTxDecoder.facts(built)), null);
     }
 

@@ -82,21 +82,20 @@ final class NodeTransactions {
         String txId = hash(tx, "txid");
         String rawTx = normalizeHex(text(tx, "raw_tx"), "raw_tx");
         byte[] raw = Hex.decode(rawTx);
-        String computed = Sha512_256.txId(raw);
-        if (!computed.equals(txId)) {
-            throw new MalformedPayloadException("txid " + txId + " does not match its raw_tx (" + computed + ")");
-        }
         String status = text(tx, "status");
         int txIndex = (int) number(tx, "tx_index");
         String rawResult = normalizeHex(text(tx, "raw_result"), "raw_result");
         StacksTransaction decoded;
         try {
             decoded = decoder.apply(raw);
-        } catch (CodecException e) {
-            return hold(new HeldTransaction(txId, txIndex, status, "raw_tx: " + e.getMessage(), e.offset()), where);
-        } catch (IllegalArgumentException | ArithmeticException e) {
-            return hold(new HeldTransaction(txId, txIndex, status, "raw_tx: " + e.getMessage(), -1), where);
+        } catch (CodecException | IllegalArgumentException | ArithmeticException e) {
+            // Held only when the bytes are the transaction the node names; otherwise the payload is broken.
+            requireItsId(txId, Sha512_256.txId(raw));
+            int offset = e instanceof CodecException codec ? codec.offset() : -1;
+            return hold(new HeldTransaction(txId, txIndex, status, "raw_tx: " + e.getMessage(), offset), where);
         }
+        // The decoder hashed the bytes already: one SHA-512/256 per transaction on the ingest path.
+        requireItsId(txId, decoded.txId());
         TxOutcome outcome = TxOutcome.fromNodeOrNull(status);
         if (outcome == null) {
             return hold(new HeldTransaction(txId, txIndex, status, "unknown transaction status " + status, -1), where);
@@ -109,10 +108,6 @@ final class NodeTransactions {
         if (eventProblem != null) {
             return hold(new HeldTransaction(txId, txIndex, status, eventProblem, -1), where);
         }
-        JsonNode cost = tx.get("execution_cost");
-        ExecutionCost executionCost = cost == null || cost.isNull() ? ExecutionCost.ZERO
-                : new ExecutionCost(cost.path("read_count").asLong(), cost.path("read_length").asLong(),
-                cost.path("runtime").asLong(), cost.path("write_count").asLong(), cost.path("write_length").asLong());
         JsonNode mbHash = tx.get("microblock_hash");
         String microblockHash = mbHash == null || mbHash.isNull() ? null : normalizeHash(mbHash.asText(), "microblock_hash");
         // contract_interface replaced contract_abi in 2025 nodes; either is the deployed contract's ABI.
@@ -121,11 +116,25 @@ final class NodeTransactions {
             abi = tx.get("contract_interface");
         }
         JsonNode vmError = tx.get("vm_error");
-        return new Receipt(new NewTransaction(txId, rawTx, txIndex, outcome, rawResult, executionCost,
+        return new Receipt(new NewTransaction(txId, rawTx, txIndex, outcome, rawResult, cost(tx),
                 microblockHash, microblockHash == null ? 0 : (int) optionalNumber(tx, "microblock_sequence", 0),
                 abi == null || abi.isNull() ? null : abi.toString(),
                 vmError == null || vmError.isNull() ? null : withoutNul(vmError.asText()),
                 events.byTx().getOrDefault(txId, List.of()), CodecTxDecoder.facts(decoded)), null);
+    }
+
+    private static void requireItsId(String txId, String hashOfRawTx) {
+        if (!hashOfRawTx.equals(txId)) {
+            throw new MalformedPayloadException("txid " + txId + " does not match its raw_tx (" + hashOfRawTx + ")");
+        }
+    }
+
+    /** The receipt's {@code execution_cost}; zero when the node sends none. */
+    static ExecutionCost cost(JsonNode tx) {
+        JsonNode cost = tx.get("execution_cost");
+        return cost == null || cost.isNull() ? ExecutionCost.ZERO
+                : new ExecutionCost(cost.path("read_count").asLong(), cost.path("read_length").asLong(),
+                cost.path("runtime").asLong(), cost.path("write_count").asLong(), cost.path("write_length").asLong());
     }
 
     /**

@@ -42,7 +42,7 @@ import java.util.function.BiConsumer;
  * gets a {@link Transaction} of its own for the per-row columns. Contract-call argument names and types
  * come from the called contract's ABI, which a reorg can change, so they are joined per request.
  */
-record SignedPart(String txId, long nonce, String fee, String senderAddress, boolean sponsored,
+record SignedPart(long nonce, String fee, String senderAddress, boolean sponsored,
                   @Nullable String sponsorAddress, @Nullable Long sponsorNonce,
                   PostConditionMode postConditionMode, List<PostCondition> postConditions, AnchorMode anchorMode,
                   TransactionType txType, @Nullable Object payload, @Nullable Call call) {
@@ -236,7 +236,7 @@ record SignedPart(String txId, long nonce, String fee, String senderAddress, boo
                     change.pubkeyHash());
         }
         boolean sponsored = decoded.isSponsored();
-        return new SignedPart(decoded.txId(), decoded.nonce().longValueExact(), decoded.fee().toString(),
+        return new SignedPart(decoded.nonce().longValueExact(), decoded.fee().toString(),
                 decoded.senderAddress().toString(), sponsored,
                 sponsored ? decoded.sponsorAddress().map(Object::toString).orElse(null) : null,
                 sponsored ? decoded.sponsorNonce().map(n -> n.longValueExact()).orElse(null) : null,

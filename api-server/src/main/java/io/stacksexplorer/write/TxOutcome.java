@@ -21,16 +21,6 @@ public enum TxOutcome {
         return apiName;
     }
 
-    /** The node's status strings, which are the API's names. */
-    public static TxOutcome fromNode(String status) {
-        for (TxOutcome outcome : values()) {
-            if (outcome.apiName.equals(status)) {
-                return outcome;
-            }
-        }
-        throw new IllegalArgumentException("unknown transaction status: " + status);
-    }
-
     /** The outcome of a node's status string, or {@code null} for one this build does not know yet. */
     public static TxOutcome fromNodeOrNull(String status) {
         for (TxOutcome outcome : values()) {
