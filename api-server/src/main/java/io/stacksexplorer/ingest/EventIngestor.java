@@ -351,7 +351,7 @@ public class EventIngestor {
             if (drop.status() == null) {
                 writer.storePayload(raw); // a reason this build does not know: kept only (NodePayloads.drop)
             } else {
-                writer.dropMempoolTransactions(drop.txIds(), drop.status(), raw);
+                writer.dropMempoolTransactions(drop.txIds(), drop.status(), drop.newTxId(), raw);
             }
             count(raw, 0, 0, 0, 0, 0);
         } else if (content instanceof List<?>) {

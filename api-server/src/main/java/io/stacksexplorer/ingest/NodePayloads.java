@@ -40,7 +40,8 @@ final class NodePayloads {
     record Block(NewBlock block, PoxUnlockHeights pox) {
     }
 
-    record Drop(List<String> txIds, String status) {
+    /** @param newTxId the node's {@code new_txid}: what replaced the dropped transactions, or null */
+    record Drop(List<String> txIds, String status, String newTxId) {
     }
 
     static JsonNode parse(String body) {
@@ -136,7 +137,8 @@ final class NodePayloads {
             LOG.warn("/drop_mempool_tx: reason {} unknown to this build; {} transaction(s) stay pending until the"
                     + " mempool's garbage collection", reason, ids.size());
         }
-        return new Drop(ids, status);
+        JsonNode newTxId = b.get("new_txid");
+        return new Drop(ids, status, newTxId == null || newTxId.isNull() ? null : hash(b, "new_txid"));
     }
 
     /**

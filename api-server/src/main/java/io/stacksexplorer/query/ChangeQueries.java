@@ -112,7 +112,7 @@ public class ChangeQueries {
     /** The mempool row of a transaction that entered the mempool (kept, pruned, once it left). */
     public java.util.Optional<MempoolTxRow> mempoolRow(String txId) {
         List<MempoolTxRow> rows = query(MEMPOOL_ROW, ps -> ps.setString(1, txId),
-                rs -> new MempoolTxRow(rs.getString(1), rs.getString(2), rs.getLong(3), rs.getString(4), rs.getBoolean(5)));
+                rs -> MempoolTxRow.read(rs, 1));
         return rows.isEmpty() ? java.util.Optional.empty() : java.util.Optional.of(rows.get(0));
     }
 

@@ -33,7 +33,7 @@ abstract class MempoolStore implements GenericRepository<MempoolTxRow, String> {
      */
     static final String PENDING_PAGE = "WITH tip AS (SELECT COALESCE((SELECT pending_count"
             + " FROM mempool_principal_stats WHERE principal = ?), 0) AS total)"
-            + " SELECT tip.total, x.tx_id, x.raw_tx, x.receipt_time, x.tx_status, x.pruned FROM tip LEFT JOIN"
+            + " SELECT tip.total, x.tx_id, x.raw_tx, x.receipt_time, x.tx_status, x.pruned, x.replaced_by_tx_id FROM tip LEFT JOIN"
             + " (SELECT " + MempoolTxRow.COLUMNS + ", p.receipt_time AS listed_at FROM mempool_principals p"
             + " JOIN mempool_txs m ON m.tx_id = p.tx_id WHERE p.principal = ?"
             + " ORDER BY p.receipt_time DESC, p.tx_id LIMIT ? OFFSET ?) x ON TRUE"

@@ -1,5 +1,6 @@
 package io.stacksexplorer.query;
 
+import io.micronaut.core.annotation.Nullable;
 import io.micronaut.data.annotation.Id;
 import io.micronaut.data.annotation.MappedEntity;
 
@@ -13,13 +14,14 @@ public record MempoolTxRow(
         String rawTx,
         long receiptTime,
         String txStatus,
-        boolean pruned) {
+        boolean pruned,
+        @Nullable String replacedByTxId) {
 
-    static final String COLUMNS = "m.tx_id, m.raw_tx, m.receipt_time, m.tx_status, m.pruned";
+    static final String COLUMNS = "m.tx_id, m.raw_tx, m.receipt_time, m.tx_status, m.pruned, m.replaced_by_tx_id";
 
     /** The row from {@link #COLUMNS} read at column {@code at} onward (plain-JDBC reads, {@link PlainJdbc}). */
     static MempoolTxRow read(ResultSet rs, int at) throws SQLException {
         return new MempoolTxRow(rs.getString(at), rs.getString(at + 1), rs.getLong(at + 2), rs.getString(at + 3),
-                rs.getBoolean(at + 4));
+                rs.getBoolean(at + 4), rs.getString(at + 5));
     }
 }

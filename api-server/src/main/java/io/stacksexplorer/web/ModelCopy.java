@@ -60,7 +60,9 @@ final class ModelCopy {
             for (int i = 0; i < values.length; i++) {
                 values[i] = constructorSources.get(i).get(source);
             }
-            T target = to.instantiate(values);
+            // Not strict: a required property may be nullable (replaced_by_tx_id), and the generated
+            // constructor does not mark such arguments @Nullable.
+            T target = to.instantiate(false, values);
             for (int i = 0; i < targets.size(); i++) {
                 Object value = sources.get(i).get(source);
                 if (value != null) {

@@ -96,7 +96,7 @@ record SignedPart(long nonce, String fee, String senderAddress, boolean sponsore
      */
     Transaction newTransaction(String rowTxId, String status, Map<String, Optional<ContractAbi>> abis) {
         Transaction tx = new Transaction(rowTxId, nonce, fee, senderAddress, sponsored, postConditionMode,
-                postConditions, anchorMode, TransactionStatus.fromValue(status), txType, null);
+                postConditions, anchorMode, TransactionStatus.fromValue(status), txType, null, null);
         return fill(tx, TRANSACTION, abis);
     }
 

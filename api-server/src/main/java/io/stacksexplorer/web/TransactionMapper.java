@@ -132,6 +132,7 @@ class TransactionMapper {
             Transaction tx = part(row.rawTx()).newTransaction(row.txId(), status, abis);
             tx.setReceiptTime(row.receiptTime());
             tx.setReceiptTimeIso(ApiTime.iso(row.receiptTime()));
+            tx.setReplacedByTxId(row.replacedByTxId());
             return tx;
         }
 

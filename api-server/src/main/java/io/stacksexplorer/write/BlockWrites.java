@@ -68,16 +68,23 @@ final class BlockWrites {
         // Mined on the canonical chain now: what the fork switch rejoined, and this block's own
         // transactions (with their decoded facts).
         Map<String, TxFacts> mined = new LinkedHashMap<>();
+        Map<String, TxFacts> spendingNonces = new LinkedHashMap<>();
         for (String txId : fork.rejoined()) {
             mined.put(txId, null);
+            spendingNonces.put(txId, null);
         }
         for (ChainRows.Derived tx : derived) {
             mined.put(tx.tx().txId(), tx.facts());
+            // Skipped as problematic (epoch 4.0): the node left the sender's nonce untouched.
+            if (tx.tx().status() != TxOutcome.PROBLEMATIC_SKIPPED && MempoolReplacement.spendsANonce(tx.tx().rawTx())) {
+                spendingNonces.put(tx.tx().txId(), tx.facts());
+            }
         }
 
         // Mempool: what is mined now leaves it; what only the orphaned branch had mined returns.
         boolean mempoolChanged = false;
         mempoolChanged |= MempoolWrites.removeMined(sql, mined);
+        mempoolChanged |= MempoolReplacement.afterMined(sql, spendingNonces, mempool.decoder());
         for (Map.Entry<String, String> left : fork.leftChain().entrySet()) {
             String txId = left.getKey();
             if (!mined.containsKey(txId) && !sql.exists(WriteSql.CANONICAL_TX_EXISTS, txId)) {

@@ -162,13 +162,18 @@ public class ChainWriter {
         });
     }
 
-    /** Drops mempool transactions the node reported, with the raw payload, in one database transaction. */
-    public int dropMempoolTransactions(Collection<String> txIds, String droppedStatus, RawPayload raw) {
+    /**
+     * Drops mempool transactions the node reported, with the raw payload, in one database transaction.
+     *
+     * @param replacedBy the node's {@code new_txid}, stored as each one's {@code replaced_by_tx_id}; or null
+     */
+    public int dropMempoolTransactions(Collection<String> txIds, String droppedStatus, String replacedBy,
+                                       RawPayload raw) {
         return inTransaction(sql -> {
             if (!storeRaw(sql, raw)) {
                 return 0;
             }
-            int dropped = mempool.drop(sql, txIds, droppedStatus);
+            int dropped = mempool.drop(sql, txIds, droppedStatus, replacedBy);
             logDropped(sql, txIds);
             return dropped;
         });
@@ -295,18 +300,6 @@ public class ChainWriter {
             int added = mempool.add(sql, txs);
             logMempool(sql, txs);
             return added;
-        });
-    }
-
-    /**
-     * Marks pending transactions as dropped with the node's reason, e.g.
-     * {@code dropped_replace_by_fee}. Unknown or no longer pending ids are ignored.
-     */
-    public int dropMempoolTransactions(Collection<String> txIds, String droppedStatus) {
-        return inTransaction(sql -> {
-            int dropped = mempool.drop(sql, txIds, droppedStatus);
-            logDropped(sql, txIds);
-            return dropped;
         });
     }
 
@@ -684,6 +677,15 @@ public class ChainWriter {
                 : io.stacksexplorer.codec.Sha512_256.txId(io.stacksexplorer.codec.Hex.decode(tx.rawTx()))).toList());
     }
 
+    /** Transactions replaced by fee as a consequence of what the transaction wrote (MempoolReplacement). */
+    private void logReplaced(Statements sql) {
+        if (!rederiving) {
+            for (String txId : sql.replacedByFee()) {
+                sql.changeLog().tx(txId, null);
+            }
+        }
+    }
+
     private void logDropped(Statements sql, Collection<String> txIds) throws SQLException {
         if (rederiving) {
             return;
@@ -808,6 +810,7 @@ public class ChainWriter {
                     sql.presumeNewPayloads(presumeNewPayloads);
                     sql.loadPendingMempoolIfWanted();
                     T value = work.run(sql);
+                    logReplaced(sql);
                     sql.finish();
                     return value;
                 } catch (SQLException e) {

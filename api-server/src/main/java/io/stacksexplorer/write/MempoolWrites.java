@@ -30,6 +30,10 @@ final class MempoolWrites {
         this.decoder = decoder;
     }
 
+    TxDecoder decoder() {
+        return decoder;
+    }
+
     /**
      * Adds the transactions not known yet; existence checks in bulk. Each is held back until the
      * database transaction ends ({@link UnwrittenMempool}): if it is mined (already, or later in
@@ -59,6 +63,7 @@ final class MempoolWrites {
             }
         }
         if (!byId.isEmpty()) {
+            MempoolReplacement.afterAdded(sql, byId.keySet());
             sql.mempoolChanged();
         }
         return byId.size();
@@ -120,10 +125,15 @@ final class MempoolWrites {
         return true;
     }
 
-    int drop(Statements sql, Collection<String> txIds, String droppedStatus) throws SQLException {
+    /**
+     * Drops pending transactions with the node's reason.
+     *
+     * @param replacedBy the node's {@code new_txid} (the transaction that took their place), or null
+     */
+    int drop(Statements sql, Collection<String> txIds, String droppedStatus, String replacedBy) throws SQLException {
         int dropped = 0;
         for (String txId : txIds) {
-            if (remove(sql, txId, droppedStatus)) {
+            if (MempoolReplacement.drop(sql, txId, droppedStatus, replacedBy)) {
                 dropped++;
             }
         }
@@ -167,11 +177,6 @@ final class MempoolWrites {
     }
 
     /**
-     * A transaction only an orphaned branch had mined is pending again. As the peer does, a
-     * transaction the mempool never saw (e.g. the orphaned block's coinbase) enters it, received at
-     * the orphaned block's time.
-     */
-    /**
      * Drops what has been pending for {@value #GARBAGE_COLLECTION_THRESHOLD} blocks as of the new
      * tip {@code tipHeight}; true when any was. Asked once per canonical block: the pending set's
      * oldest receipt height is known in memory, so a block with nothing to collect costs no query.
@@ -192,13 +197,21 @@ final class MempoolWrites {
     }
 
     /**
+     * A transaction only an orphaned branch had mined is pending again, and so are the ones it had
+     * replaced. As the peer does, a transaction the mempool never saw (e.g. the orphaned block's
+     * coinbase) enters it, received at the orphaned block's time.
+     *
      * @param receiptHeight the new tip's height: a returned transaction's garbage-collection clock
      *                      starts anew there
      */
     boolean returnFromOrphan(Statements sql, String txId, String orphanedBlock, long receiptHeight)
             throws SQLException {
         if (sql.unwrittenMempool().contains(txId)) {
-            return sql.unwrittenMempool().restore(txId, receiptHeight);
+            if (!sql.unwrittenMempool().restore(txId, receiptHeight)) {
+                return false;
+            }
+            returnReplaced(sql, txId, receiptHeight);
+            return true;
         }
         List<Object[]> rows = sql.query(WriteSql.MEMPOOL_TX,
                 rs -> new Object[]{rs.getString(1), rs.getLong(2), rs.getBoolean(3)}, txId);
@@ -212,17 +225,43 @@ final class MempoolWrites {
             long receiptTime = (Long) mined.get(0)[1];
             TxFacts facts = decoder.decode(rawTx);
             sql.update(WriteSql.INSERT_MEMPOOL_TX, txId, rawTx, receiptTime, facts.txType(), facts.nonce(),
-                    facts.fee(), facts.senderAddress(), facts.sponsorAddress(), facts.contractId(), receiptHeight);
-            sql.pendingSince(txId, receiptHeight);
+                    facts.fee(), facts.senderAddress(), facts.sponsorAddress(), facts.contractId(), receiptHeight,
+                    facts.sponsorNonce());
+            sql.pendingSince(txId, receiptHeight, NonceSlot.of(facts));
             addPrincipals(sql, txId, receiptTime, facts);
-            return true;
+        } else {
+            if (!(Boolean) rows.get(0)[2]) {
+                return false;
+            }
+            pendingAgain(sql, txId, (String) rows.get(0)[0], (Long) rows.get(0)[1], receiptHeight);
         }
-        if (!(Boolean) rows.get(0)[2]) {
-            return false;
-        }
-        sql.update(WriteSql.SET_MEMPOOL_PENDING_AGAIN, receiptHeight, txId);
-        sql.pendingSince(txId, receiptHeight);
-        addPrincipals(sql, txId, (Long) rows.get(0)[1], decoder.decode((String) rows.get(0)[0]));
+        returnReplaced(sql, txId, receiptHeight);
         return true;
+    }
+
+    /**
+     * What {@code winner} replaced is pending again now that no canonical block mines it: the next
+     * block (or a rival's arrival) decides anew ({@link MempoolReplacement}).
+     */
+    private void returnReplaced(Statements sql, String winner, long receiptHeight) throws SQLException {
+        for (String txId : MempoolReplacement.replacedBy(sql, winner)) {
+            if (sql.unwrittenMempool().contains(txId)) {
+                sql.unwrittenMempool().restore(txId, receiptHeight);
+                continue;
+            }
+            List<Object[]> rows = sql.query(WriteSql.MEMPOOL_TX,
+                    rs -> new Object[]{rs.getString(1), rs.getLong(2), rs.getBoolean(3)}, txId);
+            if (!rows.isEmpty() && (Boolean) rows.get(0)[2]) {
+                pendingAgain(sql, txId, (String) rows.get(0)[0], (Long) rows.get(0)[1], receiptHeight);
+            }
+        }
+    }
+
+    private void pendingAgain(Statements sql, String txId, String rawTx, long receiptTime, long receiptHeight)
+            throws SQLException {
+        TxFacts facts = decoder.decode(rawTx);
+        sql.update(WriteSql.SET_MEMPOOL_PENDING_AGAIN, receiptHeight, txId);
+        sql.pendingSince(txId, receiptHeight, NonceSlot.of(facts));
+        addPrincipals(sql, txId, receiptTime, facts);
     }
 }

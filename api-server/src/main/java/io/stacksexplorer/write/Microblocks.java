@@ -72,6 +72,7 @@ final class Microblocks {
             }
         }
         mempoolChanged |= MempoolWrites.removeMined(sql, mined);
+        mempoolChanged |= MempoolReplacement.afterMined(sql, mined, null);
         if (lastHash != null) {
             sql.update(WriteSql.SET_TIP_MICROBLOCK, lastHash, lastSequence, parent.indexBlockHash(), lastSequence);
         }

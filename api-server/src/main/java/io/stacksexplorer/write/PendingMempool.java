@@ -37,6 +37,9 @@ final class PendingMempool {
     /** Pending ids with their receipt heights, and the same by height. */
     private Map<String, Long> pending;
     private TreeMap<Long, Set<String>> byHeight;
+    /** The nonces the pending ones spend, both ways: replace-by-fee's look-up ({@link MempoolReplacement}). */
+    private Map<String, List<NonceSlot>> slotsOf;
+    private Map<NonceSlot, Set<String>> bySlot;
     /** Too many pending transactions to hold: the database answers, until a rebuild empties it. */
     private boolean tooLarge;
 
@@ -45,18 +48,29 @@ final class PendingMempool {
         return pending == null && !tooLarge;
     }
 
-    /** The committed pending ids, read by the first statement of a database transaction. */
-    synchronized void load(Map<String, Long> committedPending) {
+    /**
+     * The committed pending ids with their receipt heights and the nonces they spend, read by the
+     * first statement of a database transaction.
+     */
+    synchronized void load(Map<String, Long> committedPending, Map<String, List<NonceSlot>> slots) {
         pending = new HashMap<>();
         byHeight = new TreeMap<>();
-        committedPending.forEach(this::add);
+        slotsOf = new HashMap<>();
+        bySlot = new HashMap<>();
+        committedPending.forEach((txId, height) -> add(txId, height, slots.get(txId)));
         dropIfTooLarge();
     }
 
-    private void add(String txId, long height) {
+    private void add(String txId, long height, List<NonceSlot> slots) {
         remove(txId);
         pending.put(txId, height);
         byHeight.computeIfAbsent(height, h -> new HashSet<>()).add(txId);
+        if (slots != null) {
+            slotsOf.put(txId, slots);
+            for (NonceSlot slot : slots) {
+                bySlot.computeIfAbsent(slot, s -> new HashSet<>()).add(txId);
+            }
+        }
     }
 
     private void remove(String txId) {
@@ -66,6 +80,16 @@ final class PendingMempool {
             ids.remove(txId);
             if (ids.isEmpty()) {
                 byHeight.remove(height);
+            }
+        }
+        List<NonceSlot> slots = slotsOf.remove(txId);
+        if (slots != null) {
+            for (NonceSlot slot : slots) {
+                Set<String> ids = bySlot.get(slot);
+                ids.remove(txId);
+                if (ids.isEmpty()) {
+                    bySlot.remove(slot);
+                }
             }
         }
     }
@@ -92,14 +116,23 @@ final class PendingMempool {
         return ids;
     }
 
-    /** Applies the pending states a committed transaction left (receipt height, or {@link #NOT_PENDING}). */
-    synchronized void commit(Map<String, Long> changes) {
+    /** The pending ids that spend {@code slot}. */
+    synchronized Set<String> pendingIn(NonceSlot slot) {
+        Set<String> ids = bySlot.get(slot);
+        return ids == null ? Set.of() : Set.copyOf(ids);
+    }
+
+    /**
+     * Applies the pending states a committed transaction left (receipt height, or {@link #NOT_PENDING}),
+     * with the nonces each newly pending one spends.
+     */
+    synchronized void commit(Map<String, Long> changes, Map<String, List<NonceSlot>> slots) {
         if (pending == null) {
             return;
         }
         for (Map.Entry<String, Long> e : changes.entrySet()) {
             if (e.getValue() != NOT_PENDING) {
-                add(e.getKey(), e.getValue());
+                add(e.getKey(), e.getValue(), slots.get(e.getKey()));
             } else {
                 remove(e.getKey());
             }
@@ -111,6 +144,8 @@ final class PendingMempool {
         if (pending.size() > MAX_PENDING) {
             pending = null;
             byHeight = null;
+            slotsOf = null;
+            bySlot = null;
             tooLarge = true;
         }
     }
@@ -119,6 +154,8 @@ final class PendingMempool {
     synchronized void invalidate() {
         pending = null;
         byHeight = null;
+        slotsOf = null;
+        bySlot = null;
         tooLarge = false;
     }
 }

@@ -88,6 +88,10 @@ final class Statements implements AutoCloseable {
     private final WrittenKeys writtenKeys;
     /** Pending states this transaction set, by transaction id (true: pending); for {@link #pendingMempool}. */
     private final Map<String, Long> pendingChanges = new HashMap<>();
+    /** The nonces each row this transaction made pending spends; for {@link #pendingMempool}. */
+    private final Map<String, List<NonceSlot>> pendingSlots = new HashMap<>();
+    /** Transactions dropped as replaced by fee in this transaction, for the change log ({@link MempoolReplacement}). */
+    private final List<String> replacedByFee = new ArrayList<>();
 
     Statements(Connection connection, CommittedCounters committedCounters) throws SQLException {
         this(connection, committedCounters, new PendingMempool(), new WrittenKeys());
@@ -169,7 +173,7 @@ final class Statements implements AutoCloseable {
         if (positions != null) {
             committedCounters.commit(positions.finalCounters());
         }
-        pendingMempool.commit(pendingChanges);
+        pendingMempool.commit(pendingChanges, pendingSlots);
         if (tip != null) {
             committedCounters.commitTip(tip);
         }
@@ -204,22 +208,66 @@ final class Statements implements AutoCloseable {
     void loadPendingMempoolIfWanted() throws SQLException {
         if (pendingMempool.wantsLoad()) {
             Map<String, Long> committed = new HashMap<>();
-            for (Object[] row : query(WriteSql.PENDING_MEMPOOL_IDS, rs -> new Object[]{rs.getString(1), rs.getLong(2)},
-                    PendingMempool.MAX_PENDING + 1)) {
-                committed.put((String) row[0], (Long) row[1]);
-            }
-            pendingMempool.load(committed);
+            Map<String, List<NonceSlot>> slots = new HashMap<>();
+            query(WriteSql.PENDING_MEMPOOL_IDS, rs -> {
+                String txId = rs.getString(1);
+                committed.put(txId, rs.getLong(2));
+                long sponsorNonce = rs.getLong(6);
+                slots.put(txId, NonceSlot.of(rs.getString(3), rs.getLong(4), rs.getString(5),
+                        rs.wasNull() ? null : sponsorNonce));
+                return txId;
+            }, PendingMempool.MAX_PENDING + 1);
+            pendingMempool.load(committed, slots);
         }
     }
 
     /** A written mempool row stopped being pending. */
     void noLongerPending(String txId) {
         pendingChanges.put(txId, PendingMempool.NOT_PENDING);
+        pendingSlots.remove(txId);
     }
 
-    /** A written mempool row is pending, received (or returned by a reorg) at chain height {@code receiptHeight}. */
-    void pendingSince(String txId, long receiptHeight) {
+    /**
+     * A written mempool row is pending, received (or returned by a reorg) at chain height
+     * {@code receiptHeight}, spending {@code slots}.
+     */
+    void pendingSince(String txId, long receiptHeight, List<NonceSlot> slots) {
         pendingChanges.put(txId, receiptHeight);
+        pendingSlots.put(txId, slots);
+    }
+
+    /**
+     * The written rows pending now that spend one of {@code slots} (not the held-back ones of
+     * {@link UnwrittenMempool}): from memory when the committed pending set is known, plus this
+     * transaction's changes; else asked, one query per slot.
+     */
+    Set<String> pendingSpending(Collection<NonceSlot> slots) throws SQLException {
+        Set<String> found = new HashSet<>();
+        if (!pendingMempool.known()) {
+            for (NonceSlot slot : slots) {
+                found.addAll(query(MempoolReplacement.PENDING_SPENDING, rs -> rs.getString(1),
+                        slot.address(), slot.nonce(), slot.address(), slot.nonce()));
+            }
+            return found;
+        }
+        for (NonceSlot slot : slots) {
+            for (String txId : pendingMempool.pendingIn(slot)) {
+                if (!pendingChanges.containsKey(txId)) {
+                    found.add(txId);
+                }
+            }
+        }
+        for (Map.Entry<String, List<NonceSlot>> changed : pendingSlots.entrySet()) {
+            if (!java.util.Collections.disjoint(changed.getValue(), slots)) {
+                found.add(changed.getKey());
+            }
+        }
+        return found;
+    }
+
+    /** Transactions this database transaction dropped as replaced by fee, in order. */
+    List<String> replacedByFee() {
+        return replacedByFee;
     }
 
     /**

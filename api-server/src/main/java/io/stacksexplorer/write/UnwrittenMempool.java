@@ -2,9 +2,13 @@ package io.stacksexplorer.write;
 
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Mempool transactions added during the open database transaction, held back until it ends
@@ -32,6 +36,8 @@ final class UnwrittenMempool {
         boolean pruned;
         /** The status it leaves with: {@code pending} while pending and when mined, else the drop reason. */
         String status = "pending";
+        /** The transaction that took its place ({@link MempoolReplacement}), or null. */
+        String replacedBy;
 
         Entry(String txId, NewMempoolTransaction tx, TxFacts facts, long receiptHeight) {
             this.txId = txId;
@@ -42,6 +48,8 @@ final class UnwrittenMempool {
     }
 
     private final Map<String, Entry> entries = new LinkedHashMap<>();
+    /** The entries by the nonces they spend, pending or not (replace-by-fee's look-up). */
+    private final Map<NonceSlot, List<Entry>> bySlot = new HashMap<>();
     /** No entry still pending was received below this height (a bound, for a cheap check per block). */
     private long oldestPending = Long.MAX_VALUE;
 
@@ -50,8 +58,43 @@ final class UnwrittenMempool {
     }
 
     void add(String txId, NewMempoolTransaction tx, TxFacts facts, long receiptHeight) {
-        entries.put(txId, new Entry(txId, tx, facts, receiptHeight));
+        Entry entry = new Entry(txId, tx, facts, receiptHeight);
+        entries.put(txId, entry);
+        for (NonceSlot slot : NonceSlot.of(facts)) {
+            bySlot.computeIfAbsent(slot, s -> new ArrayList<>()).add(entry);
+        }
         oldestPending = Math.min(oldestPending, receiptHeight);
+    }
+
+    Entry get(String txId) {
+        return entries.get(txId);
+    }
+
+    /** The held-back entries still pending that spend one of {@code slots}. */
+    Set<String> pendingSpending(Collection<NonceSlot> slots) {
+        if (bySlot.isEmpty()) {
+            return Set.of();
+        }
+        Set<String> found = new LinkedHashSet<>();
+        for (NonceSlot slot : slots) {
+            for (Entry e : bySlot.getOrDefault(slot, List.of())) {
+                if (!e.pruned) {
+                    found.add(e.txId);
+                }
+            }
+        }
+        return found;
+    }
+
+    /** The held-back entries dropped as replaced by {@code winner}. */
+    List<String> replacedBy(String winner) {
+        List<String> ids = new ArrayList<>();
+        for (Entry e : entries.values()) {
+            if (e.pruned && winner.equals(e.replacedBy)) {
+                ids.add(e.txId);
+            }
+        }
+        return ids;
     }
 
     /** The held-back entries still pending that were received at most at {@code height}. */
@@ -100,6 +143,7 @@ final class UnwrittenMempool {
         }
         entry.pruned = false;
         entry.status = "pending";
+        entry.replacedBy = null;
         entry.receiptHeight = receiptHeight;
         oldestPending = Math.min(oldestPending, receiptHeight);
         return true;
@@ -119,11 +163,12 @@ final class UnwrittenMempool {
             NewMempoolTransaction tx = e.tx;
             sql.addBatch(WriteSql.INSERT_MEMPOOL_TX_STATE, e.txId, tx.rawTx(), tx.receiptTime(), e.status, e.pruned,
                     e.facts.txType(), e.facts.nonce(), e.facts.fee(), e.facts.senderAddress(),
-                    e.facts.sponsorAddress(), e.facts.contractId(), e.receiptHeight);
+                    e.facts.sponsorAddress(), e.facts.contractId(), e.receiptHeight, e.facts.sponsorNonce(),
+                    e.replacedBy);
             if (e.pruned) {
                 sql.noLongerPending(e.txId);
             } else {
-                sql.pendingSince(e.txId, e.receiptHeight);
+                sql.pendingSince(e.txId, e.receiptHeight, NonceSlot.of(e.facts));
             }
             if (!e.pruned) {
                 for (String principal : e.facts.directPrincipals()) {
@@ -133,6 +178,7 @@ final class UnwrittenMempool {
             }
         }
         entries.clear();
+        bySlot.clear();
         oldestPending = Long.MAX_VALUE;
     }
 
@@ -140,9 +186,10 @@ final class UnwrittenMempool {
     private void flushInOneStatement(Statements sql) throws SQLException {
         int n = entries.size();
         String[] txTypes = {"varchar", "varchar", "bigint", "varchar", "boolean", "varchar", "bigint", "varchar",
-                "varchar", "varchar", "varchar", "bigint"};
-        Object[][] txColumns = new Object[12][];
-        for (int column = 0; column < 12; column++) {
+                "varchar", "varchar", "varchar", "bigint", "bigint", "varchar"};
+        int txColumnCount = txTypes.length;
+        Object[][] txColumns = new Object[txColumnCount][];
+        for (int column = 0; column < txColumnCount; column++) {
             txColumns[column] = newColumn(txTypes[column], n);
         }
         List<Object[]> principalRows = new ArrayList<>();
@@ -151,7 +198,7 @@ final class UnwrittenMempool {
             NewMempoolTransaction tx = e.tx;
             Object[] row = {e.txId, tx.rawTx(), tx.receiptTime(), e.status, e.pruned, e.facts.txType(),
                     e.facts.nonce(), e.facts.fee().toString(), e.facts.senderAddress(), e.facts.sponsorAddress(),
-                    e.facts.contractId(), e.receiptHeight};
+                    e.facts.contractId(), e.receiptHeight, e.facts.sponsorNonce(), e.replacedBy};
             for (int column = 0; column < row.length; column++) {
                 txColumns[column][i] = row[column];
             }
@@ -159,15 +206,15 @@ final class UnwrittenMempool {
             if (e.pruned) {
                 sql.noLongerPending(e.txId);
             } else {
-                sql.pendingSince(e.txId, e.receiptHeight);
+                sql.pendingSince(e.txId, e.receiptHeight, NonceSlot.of(e.facts));
                 for (String principal : e.facts.directPrincipals()) {
                     principalRows.add(new Object[]{principal, e.txId, tx.receiptTime()});
                     sql.addMempoolDelta(principal, 1);
                 }
             }
         }
-        Object[] params = new Object[15];
-        for (int column = 0; column < 12; column++) {
+        Object[] params = new Object[txColumnCount + 3];
+        for (int column = 0; column < txColumnCount; column++) {
             params[column] = sql.array(txTypes[column], txColumns[column]);
         }
         String[] principalTypes = {"varchar", "varchar", "bigint"};
@@ -176,13 +223,14 @@ final class UnwrittenMempool {
             for (int r = 0; r < values.length; r++) {
                 values[r] = principalRows.get(r)[column];
             }
-            params[12 + column] = sql.array(principalTypes[column], values);
+            params[txColumnCount + column] = sql.array(principalTypes[column], values);
         }
         // Queued: sent with the transaction's other last statements in one round trip.
         sql.writingKeys(WriteSql.INSERT_MEMPOOL_TXS_WITH_PRINCIPALS_POSTGRESQL, entries.keySet());
         sql.addBatch(WriteSql.INSERT_MEMPOOL_TXS_WITH_PRINCIPALS_POSTGRESQL, params);
         sql.countRows(n + principalRows.size() - 1);
         entries.clear();
+        bySlot.clear();
         oldestPending = Long.MAX_VALUE;
     }
 

@@ -234,7 +234,8 @@ final class WriteSql {
 
     /** The pending ids, at most as many as bound (PendingMempool loads them once). */
     static final WriteStatement PENDING_MEMPOOL_IDS = reading(MEMPOOL_TXS).sql(
-            "SELECT tx_id, receipt_block_height FROM mempool_txs WHERE pruned = FALSE FETCH FIRST ? ROWS ONLY");
+            "SELECT tx_id, receipt_block_height, sender_address, nonce, sponsor_address, sponsor_nonce"
+            + " FROM mempool_txs WHERE pruned = FALSE FETCH FIRST ? ROWS ONLY");
     /** Pending since at most the given height: the garbage collection's candidates. */
     static final WriteStatement STALE_PENDING = reading(MEMPOOL_TXS).sql(
             "SELECT tx_id FROM mempool_txs WHERE pruned = FALSE AND receipt_block_height <= ?");
@@ -269,8 +270,8 @@ final class WriteSql {
 
     static final WriteStatement INSERT_MEMPOOL_TX_STATE = writing(MEMPOOL_TXS).sql("""
             INSERT INTO mempool_txs (tx_id, raw_tx, receipt_time, tx_status, pruned, tx_type, nonce, fee_rate,
-                sender_address, sponsor_address, contract_id, receipt_block_height)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""");
+                sender_address, sponsor_address, contract_id, receipt_block_height, sponsor_nonce, replaced_by_tx_id)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""");
 
     /**
      * PostgreSQL: the rows of {@link #INSERT_MEMPOOL_TX_STATE} and {@link #INSERT_MEMPOOL_PRINCIPAL}
@@ -281,9 +282,10 @@ final class WriteSql {
             writing(MEMPOOL_TXS, MEMPOOL_PRINCIPALS).sql("""
             WITH added AS (
                 INSERT INTO mempool_txs (tx_id, raw_tx, receipt_time, tx_status, pruned, tx_type, nonce, fee_rate,
-                    sender_address, sponsor_address, contract_id, receipt_block_height)
+                    sender_address, sponsor_address, contract_id, receipt_block_height, sponsor_nonce, replaced_by_tx_id)
                 SELECT * FROM UNNEST(?::varchar[], ?::text[], ?::bigint[], ?::varchar[], ?::boolean[], ?::varchar[],
-                    ?::bigint[], ?::varchar[]::numeric[], ?::varchar[], ?::varchar[], ?::varchar[], ?::bigint[]))
+                    ?::bigint[], ?::varchar[]::numeric[], ?::varchar[], ?::varchar[], ?::varchar[], ?::bigint[],
+                    ?::bigint[], ?::varchar[]))
             INSERT INTO mempool_principals (principal, tx_id, receipt_time)
             SELECT * FROM UNNEST(?::varchar[], ?::varchar[], ?::bigint[])""");
 
@@ -292,8 +294,8 @@ final class WriteSql {
 
     static final WriteStatement INSERT_MEMPOOL_TX = writing(MEMPOOL_TXS).sql("""
             INSERT INTO mempool_txs (tx_id, raw_tx, receipt_time, tx_status, pruned, tx_type, nonce, fee_rate,
-                sender_address, sponsor_address, contract_id, receipt_block_height)
-            VALUES (?, ?, ?, 'pending', FALSE, ?, ?, ?, ?, ?, ?, ?)""");
+                sender_address, sponsor_address, contract_id, receipt_block_height, sponsor_nonce)
+            VALUES (?, ?, ?, 'pending', FALSE, ?, ?, ?, ?, ?, ?, ?, ?)""");
 
     static final WriteStatement SET_MEMPOOL_STATE = writing(MEMPOOL_TXS).sql(
             "UPDATE mempool_txs SET pruned = ?, tx_status = ? WHERE tx_id = ?");
@@ -308,7 +310,8 @@ final class WriteSql {
             "DELETE FROM mempool_principals WHERE tx_id = ANY (?::varchar[])");
     /** Pending again (a reorg returned it): its garbage-collection clock starts anew. */
     static final WriteStatement SET_MEMPOOL_PENDING_AGAIN = writing(MEMPOOL_TXS).sql(
-            "UPDATE mempool_txs SET pruned = FALSE, tx_status = 'pending', receipt_block_height = ? WHERE tx_id = ?");
+            "UPDATE mempool_txs SET pruned = FALSE, tx_status = 'pending', replaced_by_tx_id = NULL,"
+            + " receipt_block_height = ? WHERE tx_id = ?");
 
     static final WriteStatement INSERT_MEMPOOL_PRINCIPAL = writing(MEMPOOL_PRINCIPALS).sql(
             "INSERT INTO mempool_principals (principal, tx_id, receipt_time) VALUES (?, ?, ?)");

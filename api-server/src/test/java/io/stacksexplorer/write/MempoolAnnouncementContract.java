@@ -128,7 +128,7 @@ abstract class MempoolAnnouncementContract {
         assertEquals(Set.of(), sql.mempoolKnownOrMined(List.of(NEW)).known());
 
         sql.update(WriteSql.INSERT_MEMPOOL_TX, NEW, "0x00", 1L, "token_transfer", 0L, BigInteger.ONE,
-                "SP000000000000000000002Q6VF78", null, null, 5L);
+                "SP000000000000000000002Q6VF78", null, null, 5L, null);
 
         assertEquals(Set.of(NEW), sql.mempoolKnownOrMined(List.of(NEW)).known());
     }
