@@ -45,7 +45,8 @@ class ArrayInsertPostgresTest {
                         receipt_time BIGINT NOT NULL, tx_status VARCHAR(40) NOT NULL, pruned BOOLEAN NOT NULL,
                         tx_type VARCHAR(40) NOT NULL, nonce BIGINT NOT NULL, fee_rate NUMERIC(40) NOT NULL,
                         sender_address VARCHAR(160) NOT NULL, sponsor_address VARCHAR(160),
-                        contract_id VARCHAR(300), receipt_block_height BIGINT)""");
+                        contract_id VARCHAR(300), receipt_block_height BIGINT, sponsor_nonce BIGINT,
+                        replaced_by_tx_id VARCHAR(66))""");
         }
         connection.setAutoCommit(false);
     }
@@ -68,7 +69,8 @@ class ArrayInsertPostgresTest {
                     "pending", i % 2 == 0, "token_transfer", (long) i,
                     new BigInteger("340282366920938463463374607431768211455").subtract(BigInteger.valueOf(i)),
                     "SP" + AWKWARD[AWKWARD.length - 1 - i], i % 3 == 0 ? null : AWKWARD[i],
-                    i % 4 == 0 ? null : "SP1.contract-" + i, i % 5 == 0 ? null : (long) i * 1000});
+                    i % 4 == 0 ? null : "SP1.contract-" + i, i % 5 == 0 ? null : (long) i * 1000,
+                    i % 3 == 0 ? null : (long) i, i % 2 == 0 ? null : AWKWARD[i]});
         }
         return rows;
     }

@@ -64,7 +64,7 @@ abstract class WrittenKeysContract {
         assertTrue(keys.complete(WrittenKeys.Kind.TX_IDS));
 
         sql.update(WriteSql.INSERT_MEMPOOL_TX, WRITTEN, "0x00", 1L, "token_transfer", 0L, BigInteger.ONE, SENDER,
-                null, null, 5L);
+                null, null, 5L, null);
         MigratedDatabases.insertMempoolRow(connection, BEHIND_THE_BACK);
 
         Statements.MempoolKnowledge knowledge = sql.mempoolKnownOrMined(List.of(WRITTEN, BEHIND_THE_BACK));
@@ -114,10 +114,10 @@ abstract class WrittenKeysContract {
         sql.mempoolKnownOrMined(List.of(WRITTEN));
 
         sql.update(WriteSql.INSERT_MEMPOOL_TX, WRITTEN, "0x00", 1L, "token_transfer", 0L, BigInteger.ONE, SENDER,
-                null, null, 5L);
+                null, null, 5L, null);
         assertTrue(keys.complete(WrittenKeys.Kind.TX_IDS), "one key: held");
         sql.update(WriteSql.INSERT_MEMPOOL_TX, BEHIND_THE_BACK, "0x00", 1L, "token_transfer", 0L, BigInteger.ONE,
-                SENDER, null, null, 5L);
+                SENDER, null, null, 5L, null);
 
         assertFalse(keys.complete(WrittenKeys.Kind.TX_IDS), "two: every look-up asks again");
     }
