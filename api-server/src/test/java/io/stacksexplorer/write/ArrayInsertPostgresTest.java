@@ -211,11 +211,12 @@ class ArrayInsertPostgresTest {
         try (Statement st = connection.createStatement();
              ResultSet rs = st.executeQuery("""
                      SELECT tx_id, raw_tx, receipt_time, tx_status, pruned, tx_type, nonce, fee_rate,
-                         sender_address, sponsor_address, contract_id, receipt_block_height
+                         sender_address, sponsor_address, contract_id, receipt_block_height, sponsor_nonce,
+                         replaced_by_tx_id
                      FROM mempool_txs ORDER BY tx_id, ctid""")) {
             while (rs.next()) {
                 List<String> row = new ArrayList<>();
-                for (int c = 1; c <= 12; c++) {
+                for (int c = 1; c <= 14; c++) {
                     String value = rs.getString(c);
                     row.add(c == 5 && value != null ? value.substring(0, 1) : value);
                 }
