@@ -93,7 +93,7 @@ final class BlockWrites {
         }
         mempoolChanged |= mempool.collectGarbage(sql, block.height());
         if (mempoolChanged) {
-            sql.mempoolChanged();
+            sql.mempool().changed();
         }
         // Queued like the rows, and only the last block's: a replay's consecutive blocks move the tip
         // once, at the end of the database transaction (or before the next statement that names
@@ -123,7 +123,7 @@ final class BlockWrites {
                 block.burnBlockHeight(), block.minerTxid(), block.txCount(), total.readCount(),
                 total.readLength(), total.runtime(), total.writeCount(), total.writeLength(), canonical,
                 block.tenureHeight());
-        sql.blockWritten(block.indexBlockHash());
+        sql.announcements().blockWritten(block.indexBlockHash());
         for (HeldTransaction held : block.held()) {
             sql.addBatch(WriteSql.INSERT_HELD_TX, held.txId(), block.indexBlockHash(), block.height(), held.txIndex(),
                     held.status(), held.reason(), held.byteOffset());

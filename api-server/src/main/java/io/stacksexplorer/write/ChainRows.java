@@ -49,7 +49,7 @@ final class ChainRows {
     }
 
     static BlockRef findBlock(Statements sql, String indexBlockHash) throws SQLException {
-        if (sql.knownAbsentBlock(indexBlockHash)) {
+        if (sql.announcements().knownAbsentBlock(indexBlockHash)) {
             return null;
         }
         List<BlockRef> rows = sql.query(WriteSql.BLOCK_BY_INDEX_HASH,
@@ -116,7 +116,7 @@ final class ChainRows {
                 facts.contractId(), tx.rawTx(), tx.rawResult(), tx.events().size(), cost.readCount(),
                 cost.readLength(), cost.runtime(), cost.writeCount(), cost.writeLength(), tx.vmError());
         if (at.counted()) {
-            sql.queuedCanonicalTx(tx.txId());
+            sql.announcements().queuedCanonicalTx(tx.txId());
         }
 
         int eventIndex = 0;

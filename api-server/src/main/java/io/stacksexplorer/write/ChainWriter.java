@@ -197,7 +197,7 @@ public class ChainWriter {
             }
         }
         inTransaction(sql -> {
-            sql.expectPayloads(hashes);
+            sql.announcements().expectPayloads(hashes);
             return null;
         });
     }
@@ -209,7 +209,7 @@ public class ChainWriter {
      */
     public void expectBlocks(List<String> indexBlockHashes) {
         inTransaction(sql -> {
-            sql.expectBlocks(indexBlockHashes);
+            sql.announcements().expectBlocks(indexBlockHashes);
             return null;
         });
     }
@@ -227,7 +227,7 @@ public class ChainWriter {
             ids.add(tx.id());
         }
         inTransaction(sql -> {
-            sql.expectMempoolTransactions(ids);
+            sql.announcements().expectMempoolTransactions(ids);
             return null;
         });
     }
@@ -406,13 +406,13 @@ public class ChainWriter {
                 return List.of();
             }
             // By COPY, as the replay's other append-only rows (CopyRows); their ids are read back.
-            CopyRows copy = Statements.copyRows(c, WriteSql.INSERT_NODE_EVENT);
+            CopyRows copy = CopyStream.copyRows(c, WriteSql.INSERT_NODE_EVENT);
             for (RawPayload raw : fresh.values()) {
                 Object[] params = {raw.receivedAt(), raw.path(), raw.payloadHash(), raw.body()};
                 writtenKeys.noteWrite(WriteSql.INSERT_NODE_EVENT, params);
                 copy.add(params);
             }
-            Statements.copyIn(c, copy);
+            CopyStream.copyIn(c, copy);
             Map<String, Long> ids = new HashMap<>();
             queryInChunks(c, WriteSql.NODE_EVENT_IDS_IN_CHUNK, new ArrayList<>(fresh.keySet()),
                     rs -> ids.put(rs.getString(1), rs.getLong(2)));
@@ -680,7 +680,7 @@ public class ChainWriter {
     /** Transactions replaced by fee as a consequence of what the transaction wrote (MempoolReplacement). */
     private void logReplaced(Statements sql) {
         if (!rederiving) {
-            for (String txId : sql.replacedByFee()) {
+            for (String txId : sql.mempool().replacedByFee()) {
                 sql.changeLog().tx(txId, null);
             }
         }
@@ -703,7 +703,7 @@ public class ChainWriter {
         if (raw == null || raw.storedId() != null) {
             return true;
         }
-        Boolean announced = sql.storeNewPayload(raw);
+        Boolean announced = sql.announcements().storeNewPayload(raw);
         if (announced != null) {
             return announced;
         }
@@ -808,7 +808,7 @@ public class ChainWriter {
                         writtenKeys)) {
                     used[0] = sql;
                     sql.presumeNewPayloads(presumeNewPayloads);
-                    sql.loadPendingMempoolIfWanted();
+                    sql.mempool().loadIfWanted();
                     T value = work.run(sql);
                     logReplaced(sql);
                     sql.finish();

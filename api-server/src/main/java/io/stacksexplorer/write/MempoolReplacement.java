@@ -116,7 +116,7 @@ final class MempoolReplacement {
     static boolean afterAdded(Statements sql, Collection<String> added) throws SQLException {
         boolean replaced = false;
         for (String txId : added) {
-            UnwrittenMempool.Entry entry = sql.unwrittenMempool().get(txId);
+            UnwrittenMempool.Entry entry = sql.mempool().unwritten().get(txId);
             if (entry == null || entry.pruned) {
                 continue;
             }
@@ -142,7 +142,7 @@ final class MempoolReplacement {
 
     /** The transactions {@code winner} replaced: a reorg that returns it to the mempool returns them too. */
     static List<String> replacedBy(Statements sql, String winner) throws SQLException {
-        List<String> ids = new ArrayList<>(sql.unwrittenMempool().replacedBy(winner));
+        List<String> ids = new ArrayList<>(sql.mempool().unwritten().replacedBy(winner));
         ids.addAll(sql.query(REPLACED_BY, rs -> rs.getString(1), winner));
         return ids;
     }
@@ -153,7 +153,7 @@ final class MempoolReplacement {
      * stores it); false when it was not pending.
      */
     static boolean drop(Statements sql, String txId, String status, String replacedBy) throws SQLException {
-        UnwrittenMempool unwritten = sql.unwrittenMempool();
+        UnwrittenMempool unwritten = sql.mempool().unwritten();
         if (unwritten.contains(txId)) {
             if (!unwritten.prune(txId, status)) {
                 return false;
@@ -174,19 +174,19 @@ final class MempoolReplacement {
         if (!drop(sql, txId, REPLACED, winner)) {
             return false;
         }
-        sql.replacedByFee().add(txId);
+        sql.mempool().replacedByFee().add(txId);
         return true;
     }
 
     /** The pending transactions, held back or written, that spend one of {@code slots}. */
     private static Set<String> pendingSpending(Statements sql, List<NonceSlot> slots) throws SQLException {
-        Set<String> found = new LinkedHashSet<>(sql.unwrittenMempool().pendingSpending(slots));
-        found.addAll(sql.pendingSpending(slots));
+        Set<String> found = new LinkedHashSet<>(sql.mempool().unwritten().pendingSpending(slots));
+        found.addAll(sql.mempool().pendingSpending(slots));
         return found;
     }
 
     private static Bid bidOf(Statements sql, String txId) throws SQLException {
-        UnwrittenMempool.Entry entry = sql.unwrittenMempool().get(txId);
+        UnwrittenMempool.Entry entry = sql.mempool().unwritten().get(txId);
         if (entry != null) {
             return new Bid(txId, entry.facts.fee(), entry.tx.receiptTime());
         }

@@ -40,7 +40,7 @@ final class MempoolWrites {
      * the same transaction) or dropped before, it is written once, already pruned.
      */
     int add(Statements sql, List<NewMempoolTransaction> txs) throws SQLException {
-        UnwrittenMempool unwritten = sql.unwrittenMempool();
+        UnwrittenMempool unwritten = sql.mempool().unwritten();
         Map<String, NewMempoolTransaction> byId = new LinkedHashMap<>();
         for (NewMempoolTransaction tx : txs) {
             String txId = tx.id();
@@ -48,7 +48,7 @@ final class MempoolWrites {
                 byId.putIfAbsent(txId, tx);
             }
         }
-        Statements.MempoolKnowledge knowledge = sql.mempoolKnownOrMined(byId.keySet());
+        Announcements.MempoolKnowledge knowledge = sql.announcements().mempoolKnownOrMined(byId.keySet());
         Long tipHeight = sql.tip().height();
         long receiptHeight = tipHeight == null ? 0 : tipHeight;
         byId.keySet().removeAll(knowledge.known());
@@ -64,7 +64,7 @@ final class MempoolWrites {
         }
         if (!byId.isEmpty()) {
             MempoolReplacement.afterAdded(sql, byId.keySet());
-            sql.mempoolChanged();
+            sql.mempool().changed();
         }
         return byId.size();
     }
@@ -77,7 +77,7 @@ final class MempoolWrites {
      *              {@link #add} wrote them, so they are read back only when the facts are unknown
      */
     static boolean removeMined(Statements sql, Map<String, TxFacts> mined) throws SQLException {
-        UnwrittenMempool unwritten = sql.unwrittenMempool();
+        UnwrittenMempool unwritten = sql.mempool().unwritten();
         boolean removed = false;
         List<String> written = new ArrayList<>(mined.size());
         for (String txId : mined.keySet()) {
@@ -87,7 +87,7 @@ final class MempoolWrites {
                 written.add(txId);
             }
         }
-        Set<String> pending = sql.pendingAmong(written);
+        Set<String> pending = sql.mempool().pendingAmong(written);
         if (pending.isEmpty()) {
             return removed;
         }
@@ -100,19 +100,19 @@ final class MempoolWrites {
             if (!sql.isPostgres()) {
                 sql.addBatch(WriteSql.SET_MEMPOOL_STATE, true, "pending", txId);
             }
-            sql.noLongerPending(txId);
+            sql.mempool().noLongerPending(txId);
             TxFacts facts = mined.get(txId);
             if (facts == null) {
                 unknownFacts.add(txId);
             } else {
                 for (String principal : facts.directPrincipals()) {
-                    sql.addMempoolDelta(principal, -1);
+                    sql.mempool().addDelta(principal, -1);
                 }
             }
         }
         for (String principal : sql.queryIn(WriteSql.MEMPOOL_PRINCIPALS_AMONG_IN_CHUNK, unknownFacts,
                 rs -> rs.getString(1))) {
-            sql.addMempoolDelta(principal, -1);
+            sql.mempool().addDelta(principal, -1);
         }
         if (sql.isPostgres()) {
             sql.addBatch(WriteSql.DELETE_MEMPOOL_PRINCIPALS_OF_POSTGRESQL, sql.array("varchar", pending.toArray()));
@@ -138,7 +138,7 @@ final class MempoolWrites {
             }
         }
         if (dropped > 0) {
-            sql.mempoolChanged();
+            sql.mempool().changed();
         }
         return dropped;
     }
@@ -159,14 +159,14 @@ final class MempoolWrites {
      * or dropped. Returns false when it was not pending.
      */
     static boolean remove(Statements sql, String txId, String droppedStatus) throws SQLException {
-        if (sql.unwrittenMempool().contains(txId)) {
-            return sql.unwrittenMempool().prune(txId, droppedStatus == null ? "pending" : droppedStatus);
+        if (sql.mempool().unwritten().contains(txId)) {
+            return sql.mempool().unwritten().prune(txId, droppedStatus == null ? "pending" : droppedStatus);
         }
-        if (sql.pendingAmong(List.of(txId)).isEmpty()) {
+        if (sql.mempool().pendingAmong(List.of(txId)).isEmpty()) {
             return false;
         }
         sql.update(WriteSql.SET_MEMPOOL_STATE, true, droppedStatus == null ? "pending" : droppedStatus, txId);
-        sql.noLongerPending(txId);
+        sql.mempool().noLongerPending(txId);
         Map<String, Long> deltas = new HashMap<>();
         for (String principal : sql.query(WriteSql.MEMPOOL_PRINCIPALS_OF_TX, rs -> rs.getString(1), txId)) {
             deltas.put(principal, -1L);
@@ -187,10 +187,10 @@ final class MempoolWrites {
             return false;
         }
         boolean collected = false;
-        for (String txId : sql.unwrittenMempool().pendingSinceAtMost(receivedAtMost)) {
-            collected |= sql.unwrittenMempool().prune(txId, GARBAGE_COLLECTED);
+        for (String txId : sql.mempool().unwritten().pendingSinceAtMost(receivedAtMost)) {
+            collected |= sql.mempool().unwritten().prune(txId, GARBAGE_COLLECTED);
         }
-        for (String txId : sql.pendingSinceAtMost(receivedAtMost)) {
+        for (String txId : sql.mempool().pendingSinceAtMost(receivedAtMost)) {
             collected |= remove(sql, txId, GARBAGE_COLLECTED);
         }
         return collected;
@@ -206,8 +206,8 @@ final class MempoolWrites {
      */
     boolean returnFromOrphan(Statements sql, String txId, String orphanedBlock, long receiptHeight)
             throws SQLException {
-        if (sql.unwrittenMempool().contains(txId)) {
-            if (!sql.unwrittenMempool().restore(txId, receiptHeight)) {
+        if (sql.mempool().unwritten().contains(txId)) {
+            if (!sql.mempool().unwritten().restore(txId, receiptHeight)) {
                 return false;
             }
             returnReplaced(sql, txId, receiptHeight);
@@ -227,7 +227,7 @@ final class MempoolWrites {
             sql.update(WriteSql.INSERT_MEMPOOL_TX, txId, rawTx, receiptTime, facts.txType(), facts.nonce(),
                     facts.fee(), facts.senderAddress(), facts.sponsorAddress(), facts.contractId(), receiptHeight,
                     facts.sponsorNonce());
-            sql.pendingSince(txId, receiptHeight, NonceSlot.of(facts));
+            sql.mempool().pendingSince(txId, receiptHeight, NonceSlot.of(facts));
             addPrincipals(sql, txId, receiptTime, facts);
         } else {
             if (!(Boolean) rows.get(0)[2]) {
@@ -245,8 +245,8 @@ final class MempoolWrites {
      */
     private void returnReplaced(Statements sql, String winner, long receiptHeight) throws SQLException {
         for (String txId : MempoolReplacement.replacedBy(sql, winner)) {
-            if (sql.unwrittenMempool().contains(txId)) {
-                sql.unwrittenMempool().restore(txId, receiptHeight);
+            if (sql.mempool().unwritten().contains(txId)) {
+                sql.mempool().unwritten().restore(txId, receiptHeight);
                 continue;
             }
             List<Object[]> rows = sql.query(WriteSql.MEMPOOL_TX,
@@ -261,7 +261,7 @@ final class MempoolWrites {
             throws SQLException {
         TxFacts facts = decoder.decode(rawTx);
         sql.update(WriteSql.SET_MEMPOOL_PENDING_AGAIN, receiptHeight, txId);
-        sql.pendingSince(txId, receiptHeight, NonceSlot.of(facts));
+        sql.mempool().pendingSince(txId, receiptHeight, NonceSlot.of(facts));
         addPrincipals(sql, txId, receiptTime, facts);
     }
 }

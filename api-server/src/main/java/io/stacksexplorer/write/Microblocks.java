@@ -77,7 +77,7 @@ final class Microblocks {
             sql.update(WriteSql.SET_TIP_MICROBLOCK, lastHash, lastSequence, parent.indexBlockHash(), lastSequence);
         }
         if (mempoolChanged) {
-            sql.mempoolChanged();
+            sql.mempool().changed();
         }
         logNew(micro, parent, newMicroblocks, log);
         return written;

@@ -166,14 +166,14 @@ final class UnwrittenMempool {
                     e.facts.sponsorAddress(), e.facts.contractId(), e.receiptHeight, e.facts.sponsorNonce(),
                     e.replacedBy);
             if (e.pruned) {
-                sql.noLongerPending(e.txId);
+                sql.mempool().noLongerPending(e.txId);
             } else {
-                sql.pendingSince(e.txId, e.receiptHeight, NonceSlot.of(e.facts));
+                sql.mempool().pendingSince(e.txId, e.receiptHeight, NonceSlot.of(e.facts));
             }
             if (!e.pruned) {
                 for (String principal : e.facts.directPrincipals()) {
                     sql.addBatch(WriteSql.INSERT_MEMPOOL_PRINCIPAL, principal, e.txId, tx.receiptTime());
-                    sql.addMempoolDelta(principal, 1);
+                    sql.mempool().addDelta(principal, 1);
                 }
             }
         }
@@ -204,12 +204,12 @@ final class UnwrittenMempool {
             }
             i++;
             if (e.pruned) {
-                sql.noLongerPending(e.txId);
+                sql.mempool().noLongerPending(e.txId);
             } else {
-                sql.pendingSince(e.txId, e.receiptHeight, NonceSlot.of(e.facts));
+                sql.mempool().pendingSince(e.txId, e.receiptHeight, NonceSlot.of(e.facts));
                 for (String principal : e.facts.directPrincipals()) {
                     principalRows.add(new Object[]{principal, e.txId, tx.receiptTime()});
-                    sql.addMempoolDelta(principal, 1);
+                    sql.mempool().addDelta(principal, 1);
                 }
             }
         }

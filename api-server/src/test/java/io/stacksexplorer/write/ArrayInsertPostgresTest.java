@@ -88,9 +88,9 @@ class ArrayInsertPostgresTest {
             st.execute("TRUNCATE mempool_txs");
         }
         connection.commit();
-        // More than Statements.AT_ONCE_ROWS rows: the queue goes by COPY.
+        // More than QueueAtOnce.AT_ONCE_ROWS rows: the queue goes by COPY.
         try (Statements sql = new Statements(connection, new CommittedCounters())) {
-            for (int copy = 0; copy <= Statements.AT_ONCE_ROWS / rows.size(); copy++) {
+            for (int copy = 0; copy <= QueueAtOnce.AT_ONCE_ROWS / rows.size(); copy++) {
                 rows.forEach(row -> queue(sql, WriteSql.INSERT_MEMPOOL_TX_STATE, row));
             }
             sql.finish();
@@ -110,7 +110,7 @@ class ArrayInsertPostgresTest {
 
     @Test
     void identityIdsFollowTheQueueOrder() throws SQLException {
-        int rows = Statements.AT_ONCE_ROWS;
+        int rows = QueueAtOnce.AT_ONCE_ROWS;
         try (Statements sql = new Statements(connection, new CommittedCounters())) {
             for (int i = 0; i < rows; i++) {
                 // Hashes in descending order: nothing but the queue's order makes the ids ascend with i.

@@ -77,23 +77,23 @@ abstract class MempoolAnnouncementContract {
         }
         String absentBlock = "0x" + "2".repeat(64);
 
-        sql.expectPayloads(List.of(storedBefore.payloadHash(), fresh.payloadHash()));
-        sql.expectBlocks(List.of(BLOCK, absentBlock));
+        sql.announcements().expectPayloads(List.of(storedBefore.payloadHash(), fresh.payloadHash()));
+        sql.announcements().expectBlocks(List.of(BLOCK, absentBlock));
 
-        assertEquals(Boolean.FALSE, sql.storeNewPayload(storedBefore), "stored before: not again");
-        assertEquals(Boolean.TRUE, sql.storeNewPayload(fresh), "new: queued");
-        assertFalse(sql.knownAbsentBlock(BLOCK), "stored");
-        assertTrue(sql.knownAbsentBlock(absentBlock), "not stored");
+        assertEquals(Boolean.FALSE, sql.announcements().storeNewPayload(storedBefore), "stored before: not again");
+        assertEquals(Boolean.TRUE, sql.announcements().storeNewPayload(fresh), "new: queued");
+        assertFalse(sql.announcements().knownAbsentBlock(BLOCK), "stored");
+        assertTrue(sql.announcements().knownAbsentBlock(absentBlock), "not stored");
     }
 
     @Test
     void announcedIdsAreAnsweredFromTheCommittedRowsAsTheyWereWhenAnnounced() throws SQLException {
-        sql.expectMempoolTransactions(List.of(COMMITTED_PENDING, COMMITTED_MINED, NEW));
+        sql.announcements().expectMempoolTransactions(List.of(COMMITTED_PENDING, COMMITTED_MINED, NEW));
         MigratedDatabases.insertMempoolRow(connection, NEW);
         MigratedDatabases.insertMempoolRow(connection, NOT_ANNOUNCED);
 
-        Statements.MempoolKnowledge knowledge =
-                sql.mempoolKnownOrMined(List.of(COMMITTED_PENDING, COMMITTED_MINED, NEW, NOT_ANNOUNCED));
+        Announcements.MempoolKnowledge knowledge =
+                sql.announcements().mempoolKnownOrMined(List.of(COMMITTED_PENDING, COMMITTED_MINED, NEW, NOT_ANNOUNCED));
 
         assertEquals(Set.of(COMMITTED_PENDING, NOT_ANNOUNCED), knowledge.known(),
                 "announced: as when announced (NEW was not there); not announced: asked");
@@ -102,55 +102,55 @@ abstract class MempoolAnnouncementContract {
 
     @Test
     void theCanonicalRowsTheTransactionWritesAreMinedQueuedAndSent() throws SQLException {
-        sql.expectMempoolTransactions(List.of(NEW));
+        sql.announcements().expectMempoolTransactions(List.of(NEW));
 
         sql.addBatch(WriteSql.INSERT_TX, txRow(NEW));
-        sql.queuedCanonicalTx(NEW);
-        assertEquals(Set.of(NEW), sql.mempoolKnownOrMined(List.of(NEW)).mined(), "queued");
+        sql.announcements().queuedCanonicalTx(NEW);
+        assertEquals(Set.of(NEW), sql.announcements().mempoolKnownOrMined(List.of(NEW)).mined(), "queued");
 
         sql.executeAllBatches();
-        assertEquals(Set.of(NEW), sql.mempoolKnownOrMined(List.of(NEW)).mined(), "sent");
+        assertEquals(Set.of(NEW), sql.announcements().mempoolKnownOrMined(List.of(NEW)).mined(), "sent");
     }
 
     @Test
     void aFlagFlipOnTxsSendsTheCheckBackToTheDatabase() throws SQLException {
-        sql.expectMempoolTransactions(List.of(COMMITTED_MINED));
-        assertEquals(Set.of(COMMITTED_MINED), sql.mempoolKnownOrMined(List.of(COMMITTED_MINED)).mined());
+        sql.announcements().expectMempoolTransactions(List.of(COMMITTED_MINED));
+        assertEquals(Set.of(COMMITTED_MINED), sql.announcements().mempoolKnownOrMined(List.of(COMMITTED_MINED)).mined());
 
         sql.update(WriteSql.SET_TXS_CANONICAL, false, BLOCK);
 
-        assertEquals(Set.of(), sql.mempoolKnownOrMined(List.of(COMMITTED_MINED)).mined(), "orphaned: not mined");
+        assertEquals(Set.of(), sql.announcements().mempoolKnownOrMined(List.of(COMMITTED_MINED)).mined(), "orphaned: not mined");
     }
 
     @Test
     void aTransactionReturnedToTheMempoolSendsTheCheckBackToTheDatabase() throws SQLException {
-        sql.expectMempoolTransactions(List.of(NEW));
-        assertEquals(Set.of(), sql.mempoolKnownOrMined(List.of(NEW)).known());
+        sql.announcements().expectMempoolTransactions(List.of(NEW));
+        assertEquals(Set.of(), sql.announcements().mempoolKnownOrMined(List.of(NEW)).known());
 
         sql.update(WriteSql.INSERT_MEMPOOL_TX, NEW, "0x00", 1L, "token_transfer", 0L, BigInteger.ONE,
                 "SP000000000000000000002Q6VF78", null, null, 5L, null);
 
-        assertEquals(Set.of(NEW), sql.mempoolKnownOrMined(List.of(NEW)).known());
+        assertEquals(Set.of(NEW), sql.announcements().mempoolKnownOrMined(List.of(NEW)).known());
     }
 
     @Test
     void stateUpdatesKeepTheAnnouncement() throws SQLException {
-        sql.expectMempoolTransactions(List.of(COMMITTED_PENDING, NEW));
+        sql.announcements().expectMempoolTransactions(List.of(COMMITTED_PENDING, NEW));
         MigratedDatabases.insertMempoolRow(connection, NEW);
 
         sql.update(WriteSql.SET_MEMPOOL_STATE, true, "pending", COMMITTED_PENDING);
 
-        assertEquals(Set.of(COMMITTED_PENDING), sql.mempoolKnownOrMined(List.of(COMMITTED_PENDING, NEW)).known(),
+        assertEquals(Set.of(COMMITTED_PENDING), sql.announcements().mempoolKnownOrMined(List.of(COMMITTED_PENDING, NEW)).known(),
                 "still answered from the announcement");
     }
 
     @Test
     void anAnnouncementAfterAWriteIsIgnored() throws SQLException {
         sql.addBatch(WriteSql.INSERT_MEMPOOL_PRINCIPAL, "SP000000000000000000002Q6VF78", NEW, 1L);
-        sql.expectMempoolTransactions(List.of(NEW));
+        sql.announcements().expectMempoolTransactions(List.of(NEW));
         MigratedDatabases.insertMempoolRow(connection, NEW);
 
-        assertEquals(Set.of(NEW), sql.mempoolKnownOrMined(List.of(NEW)).known(), "asked");
+        assertEquals(Set.of(NEW), sql.announcements().mempoolKnownOrMined(List.of(NEW)).known(), "asked");
     }
 
     private void insertTxRowBehindTheWriter(String txId) throws SQLException {

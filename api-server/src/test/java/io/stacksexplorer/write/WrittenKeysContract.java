@@ -60,14 +60,14 @@ abstract class WrittenKeysContract {
 
     @Test
     void idsNeverWrittenAreNotAskedOnceTheTablesWereSeenEmpty() throws SQLException {
-        assertEquals(Set.of(), sql.mempoolKnownOrMined(List.of(WRITTEN)).known(), "empty tables");
+        assertEquals(Set.of(), sql.announcements().mempoolKnownOrMined(List.of(WRITTEN)).known(), "empty tables");
         assertTrue(keys.complete(WrittenKeys.Kind.TX_IDS));
 
         sql.update(WriteSql.INSERT_MEMPOOL_TX, WRITTEN, "0x00", 1L, "token_transfer", 0L, BigInteger.ONE, SENDER,
                 null, null, 5L, null);
         MigratedDatabases.insertMempoolRow(connection, BEHIND_THE_BACK);
 
-        Statements.MempoolKnowledge knowledge = sql.mempoolKnownOrMined(List.of(WRITTEN, BEHIND_THE_BACK));
+        Announcements.MempoolKnowledge knowledge = sql.announcements().mempoolKnownOrMined(List.of(WRITTEN, BEHIND_THE_BACK));
         assertEquals(Set.of(WRITTEN), knowledge.known(), "written: asked; never written: not asked");
     }
 
@@ -75,14 +75,14 @@ abstract class WrittenKeysContract {
     void tablesHoldingRowsWhenFirstAskedAreAlwaysAsked() throws SQLException {
         MigratedDatabases.insertMempoolRow(connection, BEHIND_THE_BACK);
 
-        assertEquals(Set.of(BEHIND_THE_BACK), sql.mempoolKnownOrMined(List.of(BEHIND_THE_BACK)).known());
+        assertEquals(Set.of(BEHIND_THE_BACK), sql.announcements().mempoolKnownOrMined(List.of(BEHIND_THE_BACK)).known());
         assertFalse(keys.complete(WrittenKeys.Kind.TX_IDS));
     }
 
     @Test
     void anInsertNotDeclaredMakesItsKindIncomplete() throws SQLException {
-        sql.mempoolKnownOrMined(List.of(WRITTEN));
-        sql.expectBlocks(List.of(WRITTEN));
+        sql.announcements().mempoolKnownOrMined(List.of(WRITTEN));
+        sql.announcements().expectBlocks(List.of(WRITTEN));
         WriteStatement undeclared = writing(Table.MEMPOOL_TXS).sql("""
                 INSERT INTO mempool_txs (tx_id, raw_tx, receipt_time, tx_status, pruned, tx_type, nonce, fee_rate,
                     sender_address, receipt_block_height)
@@ -91,13 +91,13 @@ abstract class WrittenKeysContract {
         sql.update(undeclared, WRITTEN);
 
         assertFalse(keys.complete(WrittenKeys.Kind.TX_IDS));
-        assertEquals(Set.of(WRITTEN), sql.mempoolKnownOrMined(List.of(WRITTEN)).known(), "asked");
+        assertEquals(Set.of(WRITTEN), sql.announcements().mempoolKnownOrMined(List.of(WRITTEN)).known(), "asked");
         assertTrue(keys.complete(WrittenKeys.Kind.BLOCKS), "other kinds stay complete");
     }
 
     @Test
     void updatesAndDeletesKeepTheKindComplete() throws SQLException {
-        sql.mempoolKnownOrMined(List.of(WRITTEN));
+        sql.announcements().mempoolKnownOrMined(List.of(WRITTEN));
 
         sql.update(WriteSql.SET_MEMPOOL_STATE, true, "pending", WRITTEN);
         sql.update(WriteSql.SET_TXS_CANONICAL, false, WRITTEN);
@@ -111,7 +111,7 @@ abstract class WrittenKeysContract {
         keys = new WrittenKeys(1);
         sql.close();
         sql = new Statements(connection, new CommittedCounters(), new PendingMempool(), keys);
-        sql.mempoolKnownOrMined(List.of(WRITTEN));
+        sql.announcements().mempoolKnownOrMined(List.of(WRITTEN));
 
         sql.update(WriteSql.INSERT_MEMPOOL_TX, WRITTEN, "0x00", 1L, "token_transfer", 0L, BigInteger.ONE, SENDER,
                 null, null, 5L, null);
@@ -124,23 +124,23 @@ abstract class WrittenKeysContract {
 
     @Test
     void mempoolRowsHeldBackAndWrittenAtOnceAreNoted() throws SQLException {
-        sql.mempoolKnownOrMined(List.of(WRITTEN));
+        sql.announcements().mempoolKnownOrMined(List.of(WRITTEN));
         TxFacts facts = new TxFacts("token_transfer", 0, BigInteger.ONE, SENDER, false, null, null, null, null);
-        sql.unwrittenMempool().add(WRITTEN, new NewMempoolTransaction("0x00", 1L, WRITTEN, facts), facts, 1L);
+        sql.mempool().unwritten().add(WRITTEN, new NewMempoolTransaction("0x00", 1L, WRITTEN, facts), facts, 1L);
 
         // PostgreSQL: one statement over arrays (the caller notes the ids); H2: a row each.
-        sql.unwrittenMempool().flush(sql);
+        sql.mempool().unwritten().flush(sql);
         sql.executeAllBatches();
 
-        assertEquals(Set.of(WRITTEN), sql.mempoolKnownOrMined(List.of(WRITTEN)).known());
+        assertEquals(Set.of(WRITTEN), sql.announcements().mempoolKnownOrMined(List.of(WRITTEN)).known());
     }
 
     @Test
     void payloadsAndBlocksNeverWrittenAreNotAsked() throws SQLException {
         RawPayload written = RawPayload.received("/new_burn_block", "{\"burn_block_height\":1}", 1);
         RawPayload behindTheBack = RawPayload.received("/new_burn_block", "{\"burn_block_height\":2}", 2);
-        sql.expectPayloads(List.of(RawPayload.received("/new_burn_block", "{}", 0).payloadHash()));
-        sql.expectBlocks(List.of("0x" + "c".repeat(64)));
+        sql.announcements().expectPayloads(List.of(RawPayload.received("/new_burn_block", "{}", 0).payloadHash()));
+        sql.announcements().expectBlocks(List.of("0x" + "c".repeat(64)));
         assertTrue(keys.complete(WrittenKeys.Kind.PAYLOAD_HASHES));
         assertTrue(keys.complete(WrittenKeys.Kind.BLOCKS));
 
@@ -156,11 +156,11 @@ abstract class WrittenKeysContract {
             ps.executeUpdate();
         }
 
-        sql.expectPayloads(List.of(written.payloadHash(), behindTheBack.payloadHash()));
-        sql.expectBlocks(List.of(BEHIND_THE_BACK));
-        assertEquals(Boolean.FALSE, sql.storeNewPayload(written), "written: found stored");
-        assertEquals(Boolean.TRUE, sql.storeNewPayload(behindTheBack), "never written: not asked");
-        assertTrue(sql.knownAbsentBlock(BEHIND_THE_BACK), "never written: not asked");
+        sql.announcements().expectPayloads(List.of(written.payloadHash(), behindTheBack.payloadHash()));
+        sql.announcements().expectBlocks(List.of(BEHIND_THE_BACK));
+        assertEquals(Boolean.FALSE, sql.announcements().storeNewPayload(written), "written: found stored");
+        assertEquals(Boolean.TRUE, sql.announcements().storeNewPayload(behindTheBack), "never written: not asked");
+        assertTrue(sql.announcements().knownAbsentBlock(BEHIND_THE_BACK), "never written: not asked");
     }
 
     @Test
