@@ -1,5 +1,6 @@
 package io.stacksexplorer.demo;
 
+import io.stacksexplorer.ingest.Delivery;
 import io.stacksexplorer.codec.tx.StacksTransaction;
 import io.stacksexplorer.codec.tx.TransactionPayload;
 import io.stacksexplorer.generate.GeneratorSummary;
@@ -64,7 +65,7 @@ public final class DemoChain {
         GeneratorSummary generated;
         try {
             generated = Preset.DEMO.withSeed(seed).generate(line -> {
-                EventIngestor.Delivery delivery = TsvReplay.delivery(line);
+                Delivery delivery = TsvReplay.delivery(line);
                 NewBlock block = delivery.block();
                 if (block != null) {
                     byIndexHash.put(block.indexBlockHash(), block);

@@ -39,7 +39,7 @@ final class AfterAnswerDerivation {
     private final EventIngestor ingestor;
     /** How long a batch of payloads coming back to back waits for more after its first. */
     private final long lingerNanos;
-    private final LinkedBlockingQueue<EventIngestor.Delivery> waiting = new LinkedBlockingQueue<>();
+    private final LinkedBlockingQueue<Delivery> waiting = new LinkedBlockingQueue<>();
     /** Kibibytes of payload bodies that may wait; each delivery holds its size until derived. */
     private final Semaphore room;
     private final int roomKib;
@@ -70,7 +70,7 @@ final class AfterAnswerDerivation {
      * Hands a stored delivery to the deriving thread; waits while the payloads waiting already hold
      * the backlog's bytes.
      */
-    void add(EventIngestor.Delivery delivery) throws InterruptedException {
+    void add(Delivery delivery) throws InterruptedException {
         room.acquire(kib(delivery));
         notDerived.incrementAndGet();
         long now = System.nanoTime();
@@ -84,14 +84,14 @@ final class AfterAnswerDerivation {
         return notDerived.get();
     }
 
-    private int kib(EventIngestor.Delivery delivery) {
+    private int kib(Delivery delivery) {
         return (int) Math.min(roomKib, delivery.raw().body().length() / KIB + 1);
     }
 
     private void run() {
-        List<EventIngestor.Delivery> batch = new ArrayList<>(MAX_PER_TRANSACTION);
+        List<Delivery> batch = new ArrayList<>(MAX_PER_TRANSACTION);
         while (true) {
-            EventIngestor.Delivery first;
+            Delivery first;
             try {
                 first = waiting.poll(100, TimeUnit.MILLISECONDS);
             } catch (InterruptedException e) {
@@ -112,7 +112,7 @@ final class AfterAnswerDerivation {
                 return;
             }
             int held = 0;
-            for (EventIngestor.Delivery done : batch) {
+            for (Delivery done : batch) {
                 held += kib(done);
             }
             room.release(held);
@@ -130,7 +130,7 @@ final class AfterAnswerDerivation {
      * more than the linger after the one before it) and is derived at once: waiting for company
      * would only delay its readers and subscribers. False when interrupted.
      */
-    private boolean gather(List<EventIngestor.Delivery> batch) {
+    private boolean gather(List<Delivery> batch) {
         waiting.drainTo(batch, MAX_PER_TRANSACTION - batch.size());
         if (batch.size() == 1 && !lastCameBackToBack) {
             return true;
@@ -141,7 +141,7 @@ final class AfterAnswerDerivation {
             if (left <= 0) {
                 break;
             }
-            EventIngestor.Delivery next;
+            Delivery next;
             try {
                 next = waiting.poll(left, TimeUnit.NANOSECONDS);
             } catch (InterruptedException e) {
@@ -162,7 +162,7 @@ final class AfterAnswerDerivation {
      * node resends a delivery answered 503. False when the process stops first: the batch stays
      * stored and is derived at the next start.
      */
-    private boolean deriveRetrying(List<EventIngestor.Delivery> batch) {
+    private boolean deriveRetrying(List<Delivery> batch) {
         long pauseMillis = 200;
         while (true) {
             try {

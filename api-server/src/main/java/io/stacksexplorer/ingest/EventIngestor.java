@@ -30,10 +30,6 @@ public class EventIngestor {
 
     private static final Logger LOG = LoggerFactory.getLogger(EventIngestor.class);
 
-    /** Paths the node posts that the seven endpoints derive something from. */
-    static final List<String> DERIVED_PATHS =
-            List.of("/new_block", "/new_burn_block", "/new_mempool_tx", "/drop_mempool_tx", "/new_microblocks");
-
     private final ChainWriter writer;
     private final IngestStats stats = new IngestStats();
     private final GenesisBlock genesis = new GenesisBlock();
@@ -102,7 +98,7 @@ public class EventIngestor {
      * @throws MalformedPayloadException when the payload cannot be understood (nothing stored)
      */
     public Delivery accept(String path, String body, long receivedAt, boolean sync) {
-        Delivery prepared = prepare(path, body, receivedAt);
+        Delivery prepared = Delivery.prepare(path, body, receivedAt);
         RawPayload raw = prepared.raw();
         Long id = writer.accept(raw, sync);
         return id == null ? null : new Delivery(
@@ -115,7 +111,7 @@ public class EventIngestor {
     }
 
     /**
-     * Stores deliveries {@link #prepare}d before, in this order, in one commit of their own
+     * Stores deliveries {@link Delivery#prepare}d before, in this order, in one commit of their own
      * ({@link ChainWriter#acceptAll}), for {@link #deriveAccepted} to derive: a replay's storing half.
      * Not synchronized: it runs while {@link #deriveAccepted} holds this ingestor on the deriving
      * thread.
@@ -177,7 +173,7 @@ public class EventIngestor {
             List<Delivery> deliveries = new ArrayList<>(batch);
             for (StoredPayload payload : page) {
                 try {
-                    deliveries.add(prepare(payload.asRaw()));
+                    deliveries.add(Delivery.prepare(payload.asRaw()));
                 } catch (MalformedPayloadException e) {
                     LOG.warn("stored payload {} ({}) cannot be derived: {}", payload.id(), payload.path(), e.getMessage());
                 }
@@ -224,67 +220,7 @@ public class EventIngestor {
     }
 
     /**
-     * A delivery read and checked, ready to be written: what {@link #prepare} makes of a payload
-     * without touching the database, so that a replay can prepare the next payloads on another
-     * thread while the writer stores the previous ones.
-     *
-     * @param content what the path's payload parses to ({@link NodePayloads.Block},
-     *                {@link NewMicroblocks}, mempool transactions, {@link NodePayloads.Drop}), or null
-     *                for a payload that is only kept
-     */
-    public record Delivery(RawPayload raw, Object content) {
-
-        /** The block of a {@code /new_block} delivery, or null. */
-        public NewBlock block() {
-            return content instanceof NodePayloads.Block parsed ? parsed.block() : null;
-        }
-
-        /** The transactions of a {@code /new_mempool_tx} delivery, or an empty list. */
-        @SuppressWarnings("unchecked")
-        public List<NewMempoolTransaction> mempoolTransactions() {
-            return content instanceof List<?> txs ? (List<NewMempoolTransaction>) txs : List.of();
-        }
-
-        /** The ids a {@code /drop_mempool_tx} delivery drops, or an empty list. */
-        public List<String> droppedTxIds() {
-            return content instanceof NodePayloads.Drop drop ? drop.txIds() : List.of();
-        }
-    }
-
-    /**
-     * Parses and checks one delivery (JSON, transaction bytes and ids, Clarity values, the payload
-     * hash). Pure: no database access, safe on any thread.
-     *
-     * @throws MalformedPayloadException when the payload cannot be understood
-     */
-    public static Delivery prepare(String path, String body, long receivedAt) {
-        return prepare(RawPayload.received(path, body, receivedAt));
-    }
-
-    static Delivery prepare(RawPayload raw) {
-        String path = raw.path();
-        if (!DERIVED_PATHS.contains(path)) {
-            return new Delivery(raw, null);
-        }
-        JsonNode body = NodePayloads.parse(raw.body());
-        Object content = switch (path) {
-            case "/new_block" -> NodePayloads.block(body);
-            case "/new_microblocks" -> NodePayloads.microblocks(body, raw.receivedAt());
-            case "/new_mempool_tx" -> NodePayloads.mempool(body, raw.receivedAt());
-            case "/drop_mempool_tx" -> NodePayloads.drop(body);
-            default -> {
-                // /new_burn_block: the seven endpoints take burn data from the blocks themselves.
-                if (!body.isObject()) {
-                    throw new MalformedPayloadException(path + ": expected a JSON object");
-                }
-                yield null;
-            }
-        };
-        return new Delivery(raw, content);
-    }
-
-    /**
-     * Stores deliveries {@link #prepare}d before, in this order, as one database transaction
+     * Stores deliveries {@link Delivery#prepare}d before, in this order, as one database transaction
      * (a replay's next lines): which of them are stored already is read in one query.
      */
     public synchronized void ingestAll(List<Delivery> deliveries, Consumer<Delivery> done) {
@@ -316,7 +252,7 @@ public class EventIngestor {
     }
 
     private void apply(RawPayload raw) {
-        apply(prepare(raw));
+        apply(Delivery.prepare(raw));
     }
 
     @SuppressWarnings("unchecked")

@@ -113,7 +113,7 @@ public class EventObserverListener {
             // block_time from its clock (Math.round), not floored.
             long receivedAt = Math.round(System.currentTimeMillis() / 1000.0);
             if (derivation != null) {
-                EventIngestor.Delivery stored = ingestor.accept(path, body, receivedAt, settings.isFsyncEachPayload());
+                Delivery stored = ingestor.accept(path, body, receivedAt, settings.isFsyncEachPayload());
                 if (stored != null) {
                     derivation.add(stored);
                 }

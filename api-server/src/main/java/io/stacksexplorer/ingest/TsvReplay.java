@@ -133,7 +133,7 @@ public final class TsvReplay {
                         progress.accept(characters[0] += line.bytes() + 1);
                     }
                 }
-                List<EventIngestor.Delivery> deliveries = delivered.stream().map(PreparedLine::delivery).toList();
+                List<Delivery> deliveries = delivered.stream().map(PreparedLine::delivery).toList();
                 // Counted on this thread once derived (or acknowledged), so that the line count and
                 // the progress move forward in order.
                 Runnable done = () -> {
@@ -181,7 +181,7 @@ public final class TsvReplay {
         }
 
         /** Waits for the batch in flight, then hands {@code stored} to the deriving thread. */
-        void submit(List<EventIngestor.Delivery> stored, Runnable whenDone) throws IOException {
+        void submit(List<Delivery> stored, Runnable whenDone) throws IOException {
             awaitInFlight();
             inFlight = thread.submit(() -> ingestor.deriveAccepted(stored));
             whenDerived = whenDone;
@@ -232,16 +232,16 @@ public final class TsvReplay {
      *
      * @throws MalformedPayloadException when the line cannot be understood
      */
-    public static EventIngestor.Delivery delivery(String line) {
+    public static Delivery delivery(String line) {
         String[] columns = line.split("\t", 4);
         if (columns.length != 4) {
             throw new MalformedPayloadException("expected 4 tab-separated columns");
         }
-        return EventIngestor.prepare(columns[2], columns[3], epochSeconds(columns[1]));
+        return Delivery.prepare(columns[2], columns[3], epochSeconds(columns[1]));
     }
 
     /** One line of the log, read and prepared: a delivery, or why it cannot be one. */
-    record PreparedLine(long number, EventIngestor.Delivery delivery, MalformedPayloadException malformed,
+    record PreparedLine(long number, Delivery delivery, MalformedPayloadException malformed,
                         long bytes) {
 
         static PreparedLine of(long number, String line) {

@@ -131,7 +131,7 @@ final class Announcements {
      * change neither which ids the mempool holds nor what is mined.
      */
     private static final Set<WriteStatement> KEEP_MEMPOOL_ANNOUNCEMENT =
-            Set.of(WriteSql.INSERT_TX, WriteSql.SET_MEMPOOL_STATE, WriteSql.SET_MINED_POSTGRESQL);
+            Set.of(WriteSql.INSERT_TX, MempoolWrites.SET_MEMPOOL_STATE, MempoolWrites.SET_MINED_POSTGRESQL);
 
     /** Called for every statement that writes, before it is queued or sent. */
     void beforeWrite(WriteStatement statement) {
@@ -213,10 +213,10 @@ final class Announcements {
         if (!asked.isEmpty()) {
             // Only inserts change which ids the mempool holds: queued state changes (pruned, status)
             // stay queued instead of costing a round trip before every run of mempool deliveries.
-            sql.executeBatch(WriteSql.INSERT_MEMPOOL_TX_STATE);
+            sql.executeBatch(MempoolWrites.INSERT_MEMPOOL_TX_STATE);
             int places = asked.size() <= 1 ? 1 : Math.min(StatementQueue.CHUNK, Integer.highestOneBit(asked.size() - 1) << 1);
             for (Object[] row : sql.queryChunks(
-                    WriteSql.MEMPOOL_KNOWN_OR_MINED_BY_LOG2_PLACES.get(Integer.numberOfTrailingZeros(places)), places,
+                    MempoolWrites.MEMPOOL_KNOWN_OR_MINED_BY_LOG2_PLACES.get(Integer.numberOfTrailingZeros(places)), places,
                     asked, 2, false, rs -> new Object[]{rs.getString(1), rs.getInt(2)})) {
                 ((Integer) row[1] == 1 ? mined : known).add((String) row[0]);
             }

@@ -175,4 +175,57 @@ final class ChangeLog {
         }
         changes.clear();
     }
+
+    // --- what each write adds (the writer skips them while a rebuild re-derives) ---------------
+
+    /**
+     * A block that became the tip: the transactions the fork switch took off the chain (each has a
+     * new state), the restored blocks oldest first, then the block and its transactions. A block
+     * stored beside the chain changes nothing that is served and is not logged.
+     */
+    static void blockWritten(Statements sql, NewBlock block, BlockWriteResult result) throws SQLException {
+        if (result.alreadyStored() || result.waitingForParent()
+                || !block.indexBlockHash().equals(sql.tip().indexBlockHash())) {
+            return;
+        }
+        ChangeLog log = sql.changeLog();
+        for (String orphaned : result.orphaned()) {
+            log.txsLeaving(sql, orphaned);
+        }
+        for (int i = result.restored().size() - 1; i >= 0; i--) {
+            log.blockWithTxs(sql, result.restored().get(i));
+        }
+        // This block's transactions as delivered: no query, so a replay's rows stay queued.
+        log.block(block.indexBlockHash());
+        for (NewTransaction tx : block.transactions()) {
+            log.tx(tx.txId(), block.indexBlockHash());
+        }
+    }
+
+    /** Delivered mempool transactions; ones that were not added (known, mined) are skipped when served. */
+    static void mempoolAdded(Statements sql, List<NewMempoolTransaction> txs) {
+        sql.changeLog().mempool(txs.stream().map(tx -> tx.txId() != null ? tx.txId()
+                : io.stacksexplorer.codec.Sha512_256.txId(io.stacksexplorer.codec.Hex.decode(tx.rawTx()))).toList());
+    }
+
+    /**
+     * Transactions the write just made replaced by fee (MempoolReplacement), each with its new state,
+     * after the write's own entries: logged where they happened, so that a batch of many payloads
+     * logs in the same order as one transaction per payload.
+     */
+    static void replacedByFee(Statements sql) {
+        List<String> replaced = sql.mempool().replacedByFee();
+        for (String txId : replaced) {
+            sql.changeLog().tx(txId, null);
+        }
+        replaced.clear();
+    }
+
+    /** Transactions the node dropped from its mempool: each has a new state. */
+    static void dropped(Statements sql, Collection<String> txIds) {
+        ChangeLog log = sql.changeLog();
+        for (String txId : txIds) {
+            log.tx(txId, null);
+        }
+    }
 }

@@ -43,7 +43,7 @@ final class MempoolState {
         if (pendingMempool.wantsLoad()) {
             Map<String, Long> committed = new HashMap<>();
             Map<String, List<NonceSlot>> slots = new HashMap<>();
-            sql.query(WriteSql.PENDING_MEMPOOL_IDS, rs -> {
+            sql.query(MempoolWrites.PENDING_MEMPOOL_IDS, rs -> {
                 String txId = rs.getString(1);
                 committed.put(txId, rs.getLong(2));
                 long sponsorNonce = rs.getLong(6);
@@ -110,7 +110,7 @@ final class MempoolState {
      */
     List<String> pendingSinceAtMost(long height) throws SQLException {
         if (!pendingMempool.known()) {
-            return sql.query(WriteSql.STALE_PENDING, rs -> rs.getString(1), height);
+            return sql.query(MempoolWrites.STALE_PENDING, rs -> rs.getString(1), height);
         }
         List<String> stale = new ArrayList<>();
         if (pendingMempool.oldestReceiptHeight() <= height) {
@@ -135,7 +135,7 @@ final class MempoolState {
      */
     Set<String> pendingAmong(Collection<String> txIds) throws SQLException {
         if (!pendingMempool.known()) {
-            return new HashSet<>(sql.queryIn(WriteSql.PENDING_AMONG_IN_CHUNK, txIds, rs -> rs.getString(1)));
+            return new HashSet<>(sql.queryIn(MempoolWrites.PENDING_AMONG_IN_CHUNK, txIds, rs -> rs.getString(1)));
         }
         Set<String> pending = new HashSet<>();
         for (String txId : txIds) {

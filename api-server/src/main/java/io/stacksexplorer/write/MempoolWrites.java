@@ -9,11 +9,105 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
+import static io.stacksexplorer.write.Table.*;
+import static io.stacksexplorer.write.WriteStatement.reading;
+import static io.stacksexplorer.write.WriteStatement.writing;
+
 /**
  * Pending transactions: added and dropped as the node reports, mined, returned by reorgs, and
  * garbage-collected when still pending {@value #GARBAGE_COLLECTION_THRESHOLD} blocks later.
  */
 final class MempoolWrites {
+
+    // --- SQL (the write path's mempool statements) ---------------------------------------------
+
+    /** The pending ids, at most as many as bound (PendingMempool loads them once). */
+    static final WriteStatement PENDING_MEMPOOL_IDS = reading(MEMPOOL_TXS).sql(
+            "SELECT tx_id, receipt_block_height, sender_address, nonce, sponsor_address, sponsor_nonce"
+            + " FROM mempool_txs WHERE pruned = FALSE FETCH FIRST ? ROWS ONLY");
+    /** Pending since at most the given height: the garbage collection's candidates. */
+    static final WriteStatement STALE_PENDING = reading(MEMPOOL_TXS).sql(
+            "SELECT tx_id FROM mempool_txs WHERE pruned = FALSE AND receipt_block_height <= ?");
+    /** For a chunk of ids ({@link Statements#queryIn}). */
+    static final WriteStatement PENDING_AMONG_IN_CHUNK = reading(MEMPOOL_TXS).sql(
+            "SELECT tx_id FROM mempool_txs WHERE pruned = FALSE AND tx_id IN (" + WriteSql.CHUNK_OF_KEYS + ")");
+
+    /**
+     * Of {@code places} ids (bound twice): those the mempool holds (pending or not), with 0, and
+     * those mined on the canonical chain and served, with 1. Both questions a run of new mempool
+     * transactions asks, in one round trip. A delivery from a live node carries
+     * one to a few transactions: padded to {@value Statements#CHUNK} places (twice), the statement
+     * bound 128 parameters and cost 0.33 ms of PostgreSQL's time per call, the costliest statement
+     * of the observer path (pg_stat_statements, 10,000-transaction mixed log). Sized to the next
+     * power of two, seven statement texts serve every size.
+     */
+    static final List<WriteStatement> MEMPOOL_KNOWN_OR_MINED_BY_LOG2_PLACES = mempoolKnownOrMined();
+
+    private static List<WriteStatement> mempoolKnownOrMined() {
+        List<WriteStatement> statements = new ArrayList<>();
+        for (int places = 1; places <= Statements.CHUNK; places *= 2) {
+            statements.add(reading(MEMPOOL_TXS, TXS).sql(
+                    "SELECT tx_id, 0 FROM mempool_txs WHERE tx_id IN (" + WriteSql.places(places) + ")"
+                    + " UNION ALL SELECT tx_id, 1 FROM txs WHERE canonical = TRUE AND microblock_canonical = TRUE"
+                    + " AND tx_id IN (" + WriteSql.places(places) + ")"));
+        }
+        return List.copyOf(statements);
+    }
+
+    static final WriteStatement MEMPOOL_PRINCIPALS_AMONG_IN_CHUNK = reading(MEMPOOL_PRINCIPALS).sql(
+            "SELECT principal FROM mempool_principals WHERE tx_id IN (" + WriteSql.CHUNK_OF_KEYS + ")");
+
+    static final WriteStatement INSERT_MEMPOOL_TX_STATE = writing(MEMPOOL_TXS).sql("""
+            INSERT INTO mempool_txs (tx_id, raw_tx, receipt_time, tx_status, pruned, tx_type, nonce, fee_rate,
+                sender_address, sponsor_address, contract_id, receipt_block_height, sponsor_nonce, replaced_by_tx_id)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""");
+
+    /**
+     * PostgreSQL: the rows of {@link #INSERT_MEMPOOL_TX_STATE} and {@link #INSERT_MEMPOOL_PRINCIPAL}
+     * of a few transactions (a node's delivery) in one statement over arrays, one per column: one
+     * round trip where the two COPYs took four. A replay's many rows still go by COPY.
+     */
+    static final WriteStatement INSERT_MEMPOOL_TXS_WITH_PRINCIPALS_POSTGRESQL =
+            writing(MEMPOOL_TXS, MEMPOOL_PRINCIPALS).sql("""
+            WITH added AS (
+                INSERT INTO mempool_txs (tx_id, raw_tx, receipt_time, tx_status, pruned, tx_type, nonce, fee_rate,
+                    sender_address, sponsor_address, contract_id, receipt_block_height, sponsor_nonce, replaced_by_tx_id)
+                SELECT * FROM UNNEST(?::varchar[], ?::text[], ?::bigint[], ?::varchar[], ?::boolean[], ?::varchar[],
+                    ?::bigint[], ?::varchar[]::numeric[], ?::varchar[], ?::varchar[], ?::varchar[], ?::bigint[],
+                    ?::bigint[], ?::varchar[]))
+            INSERT INTO mempool_principals (principal, tx_id, receipt_time)
+            SELECT * FROM UNNEST(?::varchar[], ?::varchar[], ?::bigint[])""");
+
+    static final WriteStatement MEMPOOL_TX = reading(MEMPOOL_TXS).sql(
+            "SELECT raw_tx, receipt_time, pruned FROM mempool_txs WHERE tx_id = ?");
+
+    static final WriteStatement INSERT_MEMPOOL_TX = writing(MEMPOOL_TXS).sql("""
+            INSERT INTO mempool_txs (tx_id, raw_tx, receipt_time, tx_status, pruned, tx_type, nonce, fee_rate,
+                sender_address, sponsor_address, contract_id, receipt_block_height, sponsor_nonce)
+            VALUES (?, ?, ?, 'pending', FALSE, ?, ?, ?, ?, ?, ?, ?, ?)""");
+
+    static final WriteStatement SET_MEMPOOL_STATE = writing(MEMPOOL_TXS).sql(
+            "UPDATE mempool_txs SET pruned = ?, tx_status = ? WHERE tx_id = ?");
+    /**
+     * PostgreSQL: {@link #SET_MEMPOOL_STATE} (pruned, 'pending') and {@link #DELETE_MEMPOOL_PRINCIPALS}
+     * for the mined transactions of a block, each one statement over an array of ids instead of one
+     * per transaction (a block mines about six).
+     */
+    static final WriteStatement SET_MINED_POSTGRESQL = writing(MEMPOOL_TXS).sql(
+            "UPDATE mempool_txs SET pruned = TRUE, tx_status = 'pending' WHERE tx_id = ANY (?::varchar[])");
+    static final WriteStatement DELETE_MEMPOOL_PRINCIPALS_OF_POSTGRESQL = writing(MEMPOOL_PRINCIPALS).sql(
+            "DELETE FROM mempool_principals WHERE tx_id = ANY (?::varchar[])");
+    /** Pending again (a reorg returned it): its garbage-collection clock starts anew. */
+    static final WriteStatement SET_MEMPOOL_PENDING_AGAIN = writing(MEMPOOL_TXS).sql(
+            "UPDATE mempool_txs SET pruned = FALSE, tx_status = 'pending', replaced_by_tx_id = NULL,"
+            + " receipt_block_height = ? WHERE tx_id = ?");
+
+    static final WriteStatement INSERT_MEMPOOL_PRINCIPAL = writing(MEMPOOL_PRINCIPALS).sql(
+            "INSERT INTO mempool_principals (principal, tx_id, receipt_time) VALUES (?, ?, ?)");
+    static final WriteStatement MEMPOOL_PRINCIPALS_OF_TX = reading(MEMPOOL_PRINCIPALS).sql(
+            "SELECT principal FROM mempool_principals WHERE tx_id = ?");
+    static final WriteStatement DELETE_MEMPOOL_PRINCIPALS = writing(MEMPOOL_PRINCIPALS).sql(
+            "DELETE FROM mempool_principals WHERE tx_id = ?");
 
     /**
      * Blocks after which a pending transaction is dropped as {@code dropped_stale_garbage_collect},
@@ -93,12 +187,12 @@ final class MempoolWrites {
         }
         List<String> unknownFacts = new ArrayList<>();
         if (sql.isPostgres()) {
-            sql.addBatch(WriteSql.SET_MINED_POSTGRESQL, sql.array("varchar", pending.toArray()));
+            sql.addBatch(SET_MINED_POSTGRESQL, sql.array("varchar", pending.toArray()));
             sql.countRows(pending.size() - 1);
         }
         for (String txId : pending) {
             if (!sql.isPostgres()) {
-                sql.addBatch(WriteSql.SET_MEMPOOL_STATE, true, "pending", txId);
+                sql.addBatch(SET_MEMPOOL_STATE, true, "pending", txId);
             }
             sql.mempool().noLongerPending(txId);
             TxFacts facts = mined.get(txId);
@@ -110,16 +204,16 @@ final class MempoolWrites {
                 }
             }
         }
-        for (String principal : sql.queryIn(WriteSql.MEMPOOL_PRINCIPALS_AMONG_IN_CHUNK, unknownFacts,
+        for (String principal : sql.queryIn(MEMPOOL_PRINCIPALS_AMONG_IN_CHUNK, unknownFacts,
                 rs -> rs.getString(1))) {
             sql.mempool().addDelta(principal, -1);
         }
         if (sql.isPostgres()) {
-            sql.addBatch(WriteSql.DELETE_MEMPOOL_PRINCIPALS_OF_POSTGRESQL, sql.array("varchar", pending.toArray()));
+            sql.addBatch(DELETE_MEMPOOL_PRINCIPALS_OF_POSTGRESQL, sql.array("varchar", pending.toArray()));
             sql.countRows(pending.size() - 1);
         } else {
             for (String txId : pending) {
-                sql.addBatch(WriteSql.DELETE_MEMPOOL_PRINCIPALS, txId);
+                sql.addBatch(DELETE_MEMPOOL_PRINCIPALS, txId);
             }
         }
         return true;
@@ -147,10 +241,10 @@ final class MempoolWrites {
             throws SQLException {
         Map<String, Long> deltas = new HashMap<>();
         for (String principal : facts.directPrincipals()) {
-            sql.addBatch(WriteSql.INSERT_MEMPOOL_PRINCIPAL, principal, txId, receiptTime);
+            sql.addBatch(INSERT_MEMPOOL_PRINCIPAL, principal, txId, receiptTime);
             deltas.put(principal, 1L);
         }
-        sql.executeBatch(WriteSql.INSERT_MEMPOOL_PRINCIPAL);
+        sql.executeBatch(INSERT_MEMPOOL_PRINCIPAL);
         Counters.addMempoolCounts(sql, deltas);
     }
 
@@ -165,13 +259,13 @@ final class MempoolWrites {
         if (sql.mempool().pendingAmong(List.of(txId)).isEmpty()) {
             return false;
         }
-        sql.update(WriteSql.SET_MEMPOOL_STATE, true, droppedStatus == null ? "pending" : droppedStatus, txId);
+        sql.update(SET_MEMPOOL_STATE, true, droppedStatus == null ? "pending" : droppedStatus, txId);
         sql.mempool().noLongerPending(txId);
         Map<String, Long> deltas = new HashMap<>();
-        for (String principal : sql.query(WriteSql.MEMPOOL_PRINCIPALS_OF_TX, rs -> rs.getString(1), txId)) {
+        for (String principal : sql.query(MEMPOOL_PRINCIPALS_OF_TX, rs -> rs.getString(1), txId)) {
             deltas.put(principal, -1L);
         }
-        sql.update(WriteSql.DELETE_MEMPOOL_PRINCIPALS, txId);
+        sql.update(DELETE_MEMPOOL_PRINCIPALS, txId);
         Counters.addMempoolCounts(sql, deltas);
         return true;
     }
@@ -213,7 +307,7 @@ final class MempoolWrites {
             returnReplaced(sql, txId, receiptHeight);
             return true;
         }
-        List<Object[]> rows = sql.query(WriteSql.MEMPOOL_TX,
+        List<Object[]> rows = sql.query(MEMPOOL_TX,
                 rs -> new Object[]{rs.getString(1), rs.getLong(2), rs.getBoolean(3)}, txId);
         if (rows.isEmpty()) {
             List<Object[]> mined = sql.query(WriteSql.TX_IN_BLOCK,
@@ -224,7 +318,7 @@ final class MempoolWrites {
             String rawTx = (String) mined.get(0)[0];
             long receiptTime = (Long) mined.get(0)[1];
             TxFacts facts = decoder.decode(rawTx);
-            sql.update(WriteSql.INSERT_MEMPOOL_TX, txId, rawTx, receiptTime, facts.txType(), facts.nonce(),
+            sql.update(INSERT_MEMPOOL_TX, txId, rawTx, receiptTime, facts.txType(), facts.nonce(),
                     facts.fee(), facts.senderAddress(), facts.sponsorAddress(), facts.contractId(), receiptHeight,
                     facts.sponsorNonce());
             sql.mempool().pendingSince(txId, receiptHeight, NonceSlot.of(facts));
@@ -249,7 +343,7 @@ final class MempoolWrites {
                 sql.mempool().unwritten().restore(txId, receiptHeight);
                 continue;
             }
-            List<Object[]> rows = sql.query(WriteSql.MEMPOOL_TX,
+            List<Object[]> rows = sql.query(MEMPOOL_TX,
                     rs -> new Object[]{rs.getString(1), rs.getLong(2), rs.getBoolean(3)}, txId);
             if (!rows.isEmpty() && (Boolean) rows.get(0)[2]) {
                 pendingAgain(sql, txId, (String) rows.get(0)[0], (Long) rows.get(0)[1], receiptHeight);
@@ -260,7 +354,7 @@ final class MempoolWrites {
     private void pendingAgain(Statements sql, String txId, String rawTx, long receiptTime, long receiptHeight)
             throws SQLException {
         TxFacts facts = decoder.decode(rawTx);
-        sql.update(WriteSql.SET_MEMPOOL_PENDING_AGAIN, receiptHeight, txId);
+        sql.update(SET_MEMPOOL_PENDING_AGAIN, receiptHeight, txId);
         sql.mempool().pendingSince(txId, receiptHeight, NonceSlot.of(facts));
         addPrincipals(sql, txId, receiptTime, facts);
     }

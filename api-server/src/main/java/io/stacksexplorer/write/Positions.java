@@ -11,6 +11,10 @@ import java.util.Map;
 import java.util.Set;
 import java.util.HashSet;
 
+import static io.stacksexplorer.write.Table.*;
+import static io.stacksexplorer.write.WriteStatement.reading;
+import static io.stacksexplorer.write.WriteStatement.writing;
+
 /**
  * The position numbers of served rows (see migration V10): per principal in {@code principal_txs}
  * and per contract among the log events in {@code tx_events}, dense from 1 in chain order, with
@@ -23,14 +27,74 @@ import java.util.HashSet;
  */
 final class Positions {
 
+    // --- SQL (V10): renumbering the newest rows of one principal or contract -----------------------
+
+    /** Principals whose history one block (at its height: all rows of a block share it) holds. */
+    static final WriteStatement HISTORY_KEYS_OF_BLOCK = reading(PRINCIPAL_TXS).sql(
+            "SELECT DISTINCT principal FROM principal_txs WHERE block_height = ? AND index_block_hash = ?");
+    /*
+     * Renumbering reads the position index (V10), not an index in chain order: served rows, and only
+     * they, carry a position, dense and in chain order, once a transaction ends. So the newest served
+     * row below the fork height is found by walking that index down from the top (past the rows
+     * being renumbered anyway), and the rows to renumber are those numbered above it plus the served
+     * rows of the blocks that changed (their positions were cleared or never set).
+     * The ORDER BY names the principal (a constant here) so that H2 too walks the index backwards:
+     * its planner uses an index's order only when the ORDER BY spells the index's leading columns,
+     * and without them it read a principal's whole history for every block that touched it.
+     */
+    /**
+     * The position of the newest numbered row below a height (0 when none), then the rows numbered
+     * above it (key columns, chain-order columns, position), in one statement: a row of the
+     * position alone (nulls after it) when none is numbered above.
+     */
+    static final WriteStatement HISTORY_RENUMBER_FROM = reading(PRINCIPAL_TXS).sql("""
+            SELECT b.below, t.tx_id, t.index_block_hash, t.block_height, t.microblock_sequence, t.tx_index,
+                t.history_position
+            FROM (SELECT COALESCE((SELECT history_position FROM principal_txs
+                    WHERE principal = ? AND history_position IS NOT NULL AND block_height < ?
+                    ORDER BY principal DESC, history_position DESC FETCH FIRST 1 ROWS ONLY), 0) AS below) b
+            LEFT JOIN principal_txs t ON t.principal = ? AND t.history_position > b.below""");
+    /**
+     * Served rows of one block, each led by its principal, then the same columns. One read per
+     * changed block, not per block and principal; and it names only the block (height and hash), so that H2 cannot
+     * choose an index that leads with the principal (or contract) and read its whole list.
+     */
+    static final WriteStatement HISTORY_SERVED_IN_BLOCK = reading(PRINCIPAL_TXS).sql("""
+            SELECT principal, tx_id, index_block_hash, block_height, microblock_sequence, tx_index, history_position
+            FROM principal_txs
+            WHERE block_height = ? AND index_block_hash = ? AND canonical = TRUE AND microblock_canonical = TRUE""");
+    static final WriteStatement SET_HISTORY_POSITION = writing(PRINCIPAL_TXS).sql("""
+            UPDATE principal_txs SET history_position = ?
+            WHERE principal = ? AND tx_id = ? AND index_block_hash = ? AND block_height = ?""");
+
+    static final WriteStatement LOG_KEYS_OF_BLOCK = reading(TX_EVENTS).sql("""
+            SELECT DISTINCT contract_id FROM tx_events
+            WHERE block_height = ? AND index_block_hash = ? AND event_type = 'smart_contract_log'""");
+    static final WriteStatement LOG_RENUMBER_FROM = reading(TX_EVENTS).sql("""
+            SELECT b.below, t.tx_id, t.index_block_hash, t.event_index, t.block_height, t.microblock_sequence,
+                t.tx_index, t.log_position
+            FROM (SELECT COALESCE((SELECT log_position FROM tx_events
+                    WHERE contract_id = ? AND log_position IS NOT NULL AND block_height < ?
+                    ORDER BY contract_id DESC, log_position DESC FETCH FIRST 1 ROWS ONLY), 0) AS below) b
+            LEFT JOIN tx_events t ON t.contract_id = ? AND t.log_position > b.below""");
+    static final WriteStatement LOG_SERVED_IN_BLOCK = reading(TX_EVENTS).sql("""
+            SELECT contract_id, tx_id, index_block_hash, event_index, block_height, microblock_sequence, tx_index,
+                log_position
+            FROM tx_events
+            WHERE block_height = ? AND index_block_hash = ? AND canonical = TRUE AND microblock_canonical = TRUE
+              AND event_type = 'smart_contract_log'""");
+    static final WriteStatement SET_LOG_POSITION = writing(TX_EVENTS).sql("""
+            UPDATE tx_events SET log_position = ?
+            WHERE contract_id = ? AND tx_id = ? AND index_block_hash = ? AND event_index = ? AND block_height = ?""");
+
     /** The two numbered lists, with their SQL and the kind of key of their counters. */
     enum Kind {
-        HISTORY(2, WriteSql.HISTORY_KEYS_OF_BLOCK, WriteSql.HISTORY_RENUMBER_FROM,
-                WriteSql.HISTORY_SERVED_IN_BLOCK, WriteSql.SET_HISTORY_POSITION, WriteSql.PRINCIPAL_COUNT,
+        HISTORY(2, HISTORY_KEYS_OF_BLOCK, HISTORY_RENUMBER_FROM,
+                HISTORY_SERVED_IN_BLOCK, SET_HISTORY_POSITION, WriteSql.PRINCIPAL_COUNT,
                 WriteSql.SET_PRINCIPAL_COUNT, WriteSql.SET_PRINCIPAL_COUNTS_POSTGRESQL, WriteSql.INSERT_PRINCIPAL_COUNT,
                 WrittenKeys.Kind.PRINCIPAL_COUNTERS),
-        LOGS(3, WriteSql.LOG_KEYS_OF_BLOCK, WriteSql.LOG_RENUMBER_FROM,
-                WriteSql.LOG_SERVED_IN_BLOCK, WriteSql.SET_LOG_POSITION, WriteSql.CONTRACT_LOG_COUNT,
+        LOGS(3, LOG_KEYS_OF_BLOCK, LOG_RENUMBER_FROM,
+                LOG_SERVED_IN_BLOCK, SET_LOG_POSITION, WriteSql.CONTRACT_LOG_COUNT,
                 WriteSql.SET_CONTRACT_LOG_COUNT, WriteSql.SET_CONTRACT_LOG_COUNTS_POSTGRESQL,
                 WriteSql.INSERT_CONTRACT_LOG_COUNT, WrittenKeys.Kind.CONTRACT_LOG_COUNTERS);
 

@@ -161,7 +161,7 @@ final class UnwrittenMempool {
         }
         for (Entry e : entries.values()) {
             NewMempoolTransaction tx = e.tx;
-            sql.addBatch(WriteSql.INSERT_MEMPOOL_TX_STATE, e.txId, tx.rawTx(), tx.receiptTime(), e.status, e.pruned,
+            sql.addBatch(MempoolWrites.INSERT_MEMPOOL_TX_STATE, e.txId, tx.rawTx(), tx.receiptTime(), e.status, e.pruned,
                     e.facts.txType(), e.facts.nonce(), e.facts.fee(), e.facts.senderAddress(),
                     e.facts.sponsorAddress(), e.facts.contractId(), e.receiptHeight, e.facts.sponsorNonce(),
                     e.replacedBy);
@@ -172,7 +172,7 @@ final class UnwrittenMempool {
             }
             if (!e.pruned) {
                 for (String principal : e.facts.directPrincipals()) {
-                    sql.addBatch(WriteSql.INSERT_MEMPOOL_PRINCIPAL, principal, e.txId, tx.receiptTime());
+                    sql.addBatch(MempoolWrites.INSERT_MEMPOOL_PRINCIPAL, principal, e.txId, tx.receiptTime());
                     sql.mempool().addDelta(principal, 1);
                 }
             }
@@ -226,8 +226,8 @@ final class UnwrittenMempool {
             params[txColumnCount + column] = sql.array(principalTypes[column], values);
         }
         // Queued: sent with the transaction's other last statements in one round trip.
-        sql.writingKeys(WriteSql.INSERT_MEMPOOL_TXS_WITH_PRINCIPALS_POSTGRESQL, entries.keySet());
-        sql.addBatch(WriteSql.INSERT_MEMPOOL_TXS_WITH_PRINCIPALS_POSTGRESQL, params);
+        sql.writingKeys(MempoolWrites.INSERT_MEMPOOL_TXS_WITH_PRINCIPALS_POSTGRESQL, entries.keySet());
+        sql.addBatch(MempoolWrites.INSERT_MEMPOOL_TXS_WITH_PRINCIPALS_POSTGRESQL, params);
         sql.countRows(n + principalRows.size() - 1);
         entries.clear();
         bySlot.clear();

@@ -21,9 +21,9 @@ final class WriteSql {
     }
 
     /** The places of a chunk of keys ({@link Statements#queryIn}: unused places are bound to NULL). */
-    private static final String CHUNK_OF_KEYS = places(Statements.CHUNK);
+    static final String CHUNK_OF_KEYS = places(Statements.CHUNK);
 
-    private static String places(int count) {
+    static String places(int count) {
         return String.join(", ", Collections.nCopies(count, "?"));
     }
 
@@ -169,156 +169,6 @@ final class WriteSql {
                 + EXCLUDED.pending_count""");
     static final WriteStatement INSERT_MEMPOOL_COUNT = writing(MEMPOOL_PRINCIPAL_STATS).sql(
             "INSERT INTO mempool_principal_stats (pending_count, principal) VALUES (?, ?)");
-
-    // --- positions (V10): renumbering the newest rows of one principal or contract ---------------
-
-    /** Principals whose history one block (at its height: all rows of a block share it) holds. */
-    static final WriteStatement HISTORY_KEYS_OF_BLOCK = reading(PRINCIPAL_TXS).sql(
-            "SELECT DISTINCT principal FROM principal_txs WHERE block_height = ? AND index_block_hash = ?");
-    /*
-     * Renumbering reads the position index (V10), not an index in chain order: served rows, and only
-     * they, carry a position, dense and in chain order, once a transaction ends. So the newest served
-     * row below the fork height is found by walking that index down from the top (past the rows
-     * being renumbered anyway), and the rows to renumber are those numbered above it plus the served
-     * rows of the blocks that changed (their positions were cleared or never set).
-     * The ORDER BY names the principal (a constant here) so that H2 too walks the index backwards:
-     * its planner uses an index's order only when the ORDER BY spells the index's leading columns,
-     * and without them it read a principal's whole history for every block that touched it.
-     */
-    /**
-     * The position of the newest numbered row below a height (0 when none), then the rows numbered
-     * above it (key columns, chain-order columns, position), in one statement: a row of the
-     * position alone (nulls after it) when none is numbered above.
-     */
-    static final WriteStatement HISTORY_RENUMBER_FROM = reading(PRINCIPAL_TXS).sql("""
-            SELECT b.below, t.tx_id, t.index_block_hash, t.block_height, t.microblock_sequence, t.tx_index,
-                t.history_position
-            FROM (SELECT COALESCE((SELECT history_position FROM principal_txs
-                    WHERE principal = ? AND history_position IS NOT NULL AND block_height < ?
-                    ORDER BY principal DESC, history_position DESC FETCH FIRST 1 ROWS ONLY), 0) AS below) b
-            LEFT JOIN principal_txs t ON t.principal = ? AND t.history_position > b.below""");
-    /**
-     * Served rows of one block, each led by its principal, then the same columns. One read per
-     * changed block, not per block and principal; and it names only the block (height and hash), so that H2 cannot
-     * choose an index that leads with the principal (or contract) and read its whole list.
-     */
-    static final WriteStatement HISTORY_SERVED_IN_BLOCK = reading(PRINCIPAL_TXS).sql("""
-            SELECT principal, tx_id, index_block_hash, block_height, microblock_sequence, tx_index, history_position
-            FROM principal_txs
-            WHERE block_height = ? AND index_block_hash = ? AND canonical = TRUE AND microblock_canonical = TRUE""");
-    static final WriteStatement SET_HISTORY_POSITION = writing(PRINCIPAL_TXS).sql("""
-            UPDATE principal_txs SET history_position = ?
-            WHERE principal = ? AND tx_id = ? AND index_block_hash = ? AND block_height = ?""");
-
-    static final WriteStatement LOG_KEYS_OF_BLOCK = reading(TX_EVENTS).sql("""
-            SELECT DISTINCT contract_id FROM tx_events
-            WHERE block_height = ? AND index_block_hash = ? AND event_type = 'smart_contract_log'""");
-    static final WriteStatement LOG_RENUMBER_FROM = reading(TX_EVENTS).sql("""
-            SELECT b.below, t.tx_id, t.index_block_hash, t.event_index, t.block_height, t.microblock_sequence,
-                t.tx_index, t.log_position
-            FROM (SELECT COALESCE((SELECT log_position FROM tx_events
-                    WHERE contract_id = ? AND log_position IS NOT NULL AND block_height < ?
-                    ORDER BY contract_id DESC, log_position DESC FETCH FIRST 1 ROWS ONLY), 0) AS below) b
-            LEFT JOIN tx_events t ON t.contract_id = ? AND t.log_position > b.below""");
-    static final WriteStatement LOG_SERVED_IN_BLOCK = reading(TX_EVENTS).sql("""
-            SELECT contract_id, tx_id, index_block_hash, event_index, block_height, microblock_sequence, tx_index,
-                log_position
-            FROM tx_events
-            WHERE block_height = ? AND index_block_hash = ? AND canonical = TRUE AND microblock_canonical = TRUE
-              AND event_type = 'smart_contract_log'""");
-    static final WriteStatement SET_LOG_POSITION = writing(TX_EVENTS).sql("""
-            UPDATE tx_events SET log_position = ?
-            WHERE contract_id = ? AND tx_id = ? AND index_block_hash = ? AND event_index = ? AND block_height = ?""");
-
-    // --- mempool ------------------------------------------------------------------------------
-
-    /** The pending ids, at most as many as bound (PendingMempool loads them once). */
-    static final WriteStatement PENDING_MEMPOOL_IDS = reading(MEMPOOL_TXS).sql(
-            "SELECT tx_id, receipt_block_height, sender_address, nonce, sponsor_address, sponsor_nonce"
-            + " FROM mempool_txs WHERE pruned = FALSE FETCH FIRST ? ROWS ONLY");
-    /** Pending since at most the given height: the garbage collection's candidates. */
-    static final WriteStatement STALE_PENDING = reading(MEMPOOL_TXS).sql(
-            "SELECT tx_id FROM mempool_txs WHERE pruned = FALSE AND receipt_block_height <= ?");
-    /** For a chunk of ids ({@link Statements#queryIn}). */
-    static final WriteStatement PENDING_AMONG_IN_CHUNK = reading(MEMPOOL_TXS).sql(
-            "SELECT tx_id FROM mempool_txs WHERE pruned = FALSE AND tx_id IN (" + CHUNK_OF_KEYS + ")");
-
-    /**
-     * Of {@code places} ids (bound twice): those the mempool holds (pending or not), with 0, and
-     * those mined on the canonical chain and served, with 1. Both questions a run of new mempool
-     * transactions asks, in one round trip. A delivery from a live node carries
-     * one to a few transactions: padded to {@value Statements#CHUNK} places (twice), the statement
-     * bound 128 parameters and cost 0.33 ms of PostgreSQL's time per call, the costliest statement
-     * of the observer path (pg_stat_statements, 10,000-transaction mixed log). Sized to the next
-     * power of two, seven statement texts serve every size.
-     */
-    static final List<WriteStatement> MEMPOOL_KNOWN_OR_MINED_BY_LOG2_PLACES = mempoolKnownOrMined();
-
-    private static List<WriteStatement> mempoolKnownOrMined() {
-        List<WriteStatement> statements = new ArrayList<>();
-        for (int places = 1; places <= Statements.CHUNK; places *= 2) {
-            statements.add(reading(MEMPOOL_TXS, TXS).sql(
-                    "SELECT tx_id, 0 FROM mempool_txs WHERE tx_id IN (" + places(places) + ")"
-                    + " UNION ALL SELECT tx_id, 1 FROM txs WHERE canonical = TRUE AND microblock_canonical = TRUE"
-                    + " AND tx_id IN (" + places(places) + ")"));
-        }
-        return List.copyOf(statements);
-    }
-
-    static final WriteStatement MEMPOOL_PRINCIPALS_AMONG_IN_CHUNK = reading(MEMPOOL_PRINCIPALS).sql(
-            "SELECT principal FROM mempool_principals WHERE tx_id IN (" + CHUNK_OF_KEYS + ")");
-
-    static final WriteStatement INSERT_MEMPOOL_TX_STATE = writing(MEMPOOL_TXS).sql("""
-            INSERT INTO mempool_txs (tx_id, raw_tx, receipt_time, tx_status, pruned, tx_type, nonce, fee_rate,
-                sender_address, sponsor_address, contract_id, receipt_block_height, sponsor_nonce, replaced_by_tx_id)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""");
-
-    /**
-     * PostgreSQL: the rows of {@link #INSERT_MEMPOOL_TX_STATE} and {@link #INSERT_MEMPOOL_PRINCIPAL}
-     * of a few transactions (a node's delivery) in one statement over arrays, one per column: one
-     * round trip where the two COPYs took four. A replay's many rows still go by COPY.
-     */
-    static final WriteStatement INSERT_MEMPOOL_TXS_WITH_PRINCIPALS_POSTGRESQL =
-            writing(MEMPOOL_TXS, MEMPOOL_PRINCIPALS).sql("""
-            WITH added AS (
-                INSERT INTO mempool_txs (tx_id, raw_tx, receipt_time, tx_status, pruned, tx_type, nonce, fee_rate,
-                    sender_address, sponsor_address, contract_id, receipt_block_height, sponsor_nonce, replaced_by_tx_id)
-                SELECT * FROM UNNEST(?::varchar[], ?::text[], ?::bigint[], ?::varchar[], ?::boolean[], ?::varchar[],
-                    ?::bigint[], ?::varchar[]::numeric[], ?::varchar[], ?::varchar[], ?::varchar[], ?::bigint[],
-                    ?::bigint[], ?::varchar[]))
-            INSERT INTO mempool_principals (principal, tx_id, receipt_time)
-            SELECT * FROM UNNEST(?::varchar[], ?::varchar[], ?::bigint[])""");
-
-    static final WriteStatement MEMPOOL_TX = reading(MEMPOOL_TXS).sql(
-            "SELECT raw_tx, receipt_time, pruned FROM mempool_txs WHERE tx_id = ?");
-
-    static final WriteStatement INSERT_MEMPOOL_TX = writing(MEMPOOL_TXS).sql("""
-            INSERT INTO mempool_txs (tx_id, raw_tx, receipt_time, tx_status, pruned, tx_type, nonce, fee_rate,
-                sender_address, sponsor_address, contract_id, receipt_block_height, sponsor_nonce)
-            VALUES (?, ?, ?, 'pending', FALSE, ?, ?, ?, ?, ?, ?, ?, ?)""");
-
-    static final WriteStatement SET_MEMPOOL_STATE = writing(MEMPOOL_TXS).sql(
-            "UPDATE mempool_txs SET pruned = ?, tx_status = ? WHERE tx_id = ?");
-    /**
-     * PostgreSQL: {@link #SET_MEMPOOL_STATE} (pruned, 'pending') and {@link #DELETE_MEMPOOL_PRINCIPALS}
-     * for the mined transactions of a block, each one statement over an array of ids instead of one
-     * per transaction (a block mines about six).
-     */
-    static final WriteStatement SET_MINED_POSTGRESQL = writing(MEMPOOL_TXS).sql(
-            "UPDATE mempool_txs SET pruned = TRUE, tx_status = 'pending' WHERE tx_id = ANY (?::varchar[])");
-    static final WriteStatement DELETE_MEMPOOL_PRINCIPALS_OF_POSTGRESQL = writing(MEMPOOL_PRINCIPALS).sql(
-            "DELETE FROM mempool_principals WHERE tx_id = ANY (?::varchar[])");
-    /** Pending again (a reorg returned it): its garbage-collection clock starts anew. */
-    static final WriteStatement SET_MEMPOOL_PENDING_AGAIN = writing(MEMPOOL_TXS).sql(
-            "UPDATE mempool_txs SET pruned = FALSE, tx_status = 'pending', replaced_by_tx_id = NULL,"
-            + " receipt_block_height = ? WHERE tx_id = ?");
-
-    static final WriteStatement INSERT_MEMPOOL_PRINCIPAL = writing(MEMPOOL_PRINCIPALS).sql(
-            "INSERT INTO mempool_principals (principal, tx_id, receipt_time) VALUES (?, ?, ?)");
-    static final WriteStatement MEMPOOL_PRINCIPALS_OF_TX = reading(MEMPOOL_PRINCIPALS).sql(
-            "SELECT principal FROM mempool_principals WHERE tx_id = ?");
-    static final WriteStatement DELETE_MEMPOOL_PRINCIPALS = writing(MEMPOOL_PRINCIPALS).sql(
-            "DELETE FROM mempool_principals WHERE tx_id = ?");
 
     // --- chain state --------------------------------------------------------------------------
 

@@ -39,9 +39,9 @@ final class WrittenKeys {
         /** Transaction ids of {@code txs} and {@code mempool_txs} rows. */
         TX_IDS(16_000_000, List.of(WriteSql.ANY_TX, WriteSql.ANY_MEMPOOL_TX), Map.of(
                 WriteSql.INSERT_TX, 0,
-                WriteSql.INSERT_MEMPOOL_TX, 0,
-                WriteSql.INSERT_MEMPOOL_TX_STATE, 0,
-                WriteSql.INSERT_MEMPOOL_TXS_WITH_PRINCIPALS_POSTGRESQL, ADDED_BY_CALLER),
+                MempoolWrites.INSERT_MEMPOOL_TX, 0,
+                MempoolWrites.INSERT_MEMPOOL_TX_STATE, 0,
+                MempoolWrites.INSERT_MEMPOOL_TXS_WITH_PRINCIPALS_POSTGRESQL, ADDED_BY_CALLER),
                 Table.TXS, Table.MEMPOOL_TXS),
         /** Payload hashes of {@code node_events}. */
         PAYLOAD_HASHES(8_000_000, List.of(WriteSql.ANY_NODE_EVENT), Map.of(

@@ -86,9 +86,9 @@ abstract class AfterAnswerDerivationContract {
      */
     @Test
     void payloadsStoredAndNotDerivedAreDerivedBeforeAnObserverDerivingBeforeItsAnswersListens() throws Exception {
-        List<EventIngestor.Delivery> deliveries = new ArrayList<>();
+        List<Delivery> deliveries = new ArrayList<>();
         for (Payload payload : log) {
-            deliveries.add(EventIngestor.prepare(payload.path(), payload.body(), 1_700_000_000L));
+            deliveries.add(Delivery.prepare(payload.path(), payload.body(), 1_700_000_000L));
         }
         Map<String, List<String>> clean;
         try (IngestServer server = IngestServer.start(database(), "0x00000001")) {
@@ -99,7 +99,7 @@ abstract class AfterAnswerDerivationContract {
         try (IngestServer server = IngestServer.start(database(), "0x00000001")) {
             ChainWriter writer = server.context().getBean(ChainWriter.class);
             // The storing half of a replay, its deriving half never run.
-            List<EventIngestor.Delivery> stored = server.ingestor().acceptAll(deliveries);
+            List<Delivery> stored = server.ingestor().acceptAll(deliveries);
             assertTrue(stored.size() > 100, "the log was stored: " + stored.size());
             assertEquals(new ChainWriter.Backlog(0, stored.get(stored.size() - 1).raw().storedId()), writer.backlog());
             assertTrue(server.ingestor().acceptAll(deliveries).isEmpty(), "stored before: acknowledged, not again");

@@ -79,7 +79,7 @@ class ArrayInsertPostgresTest {
     void rowsSentWithTheCommitEqualThoseSentByCopy() throws SQLException {
         List<Object[]> rows = mempoolRows();
         try (Statements sql = new Statements(connection, new CommittedCounters())) {
-            rows.forEach(row -> queue(sql, WriteSql.INSERT_MEMPOOL_TX_STATE, row));
+            rows.forEach(row -> queue(sql, MempoolWrites.INSERT_MEMPOOL_TX_STATE, row));
             sql.finish();
         }
         List<List<String>> sentWithTheCommit = dumpMempool();
@@ -91,7 +91,7 @@ class ArrayInsertPostgresTest {
         // More than QueueAtOnce.AT_ONCE_ROWS rows: the queue goes by COPY.
         try (Statements sql = new Statements(connection, new CommittedCounters())) {
             for (int copy = 0; copy <= QueueAtOnce.AT_ONCE_ROWS / rows.size(); copy++) {
-                rows.forEach(row -> queue(sql, WriteSql.INSERT_MEMPOOL_TX_STATE, row));
+                rows.forEach(row -> queue(sql, MempoolWrites.INSERT_MEMPOOL_TX_STATE, row));
             }
             sql.finish();
         }
@@ -159,10 +159,10 @@ class ArrayInsertPostgresTest {
     void statementByStatementTheRowsGoByCopyAndTheCommitIsTheCallers() throws SQLException {
         List<Object[]> rows = mempoolRows();
         try (Statements sql = new Statements(connection, new CommittedCounters())) {
-            queue(sql, WriteSql.INSERT_MEMPOOL_TX_STATE, rows.get(0));
+            queue(sql, MempoolWrites.INSERT_MEMPOOL_TX_STATE, rows.get(0));
             // Rows queued before the switch go too.
             sql.sendStatementByStatement();
-            rows.subList(1, rows.size()).forEach(row -> queue(sql, WriteSql.INSERT_MEMPOOL_TX_STATE, row));
+            rows.subList(1, rows.size()).forEach(row -> queue(sql, MempoolWrites.INSERT_MEMPOOL_TX_STATE, row));
             sql.finish();
         }
         assertEquals(rows.size(), dumpMempool().size(), "written in the open transaction");
@@ -170,7 +170,7 @@ class ArrayInsertPostgresTest {
         assertEquals(0, dumpMempool().size(), "not committed: the caller commits");
 
         try (Statements sql = new Statements(connection, new CommittedCounters())) {
-            rows.forEach(row -> queue(sql, WriteSql.INSERT_MEMPOOL_TX_STATE, row));
+            rows.forEach(row -> queue(sql, MempoolWrites.INSERT_MEMPOOL_TX_STATE, row));
             sql.finish();
         }
         connection.rollback();
@@ -182,11 +182,11 @@ class ArrayInsertPostgresTest {
         List<Object[]> rows = mempoolRows();
         int early = rows.size() / 2;
         try (Statements sql = new Statements(connection, new CommittedCounters())) {
-            rows.subList(0, early).forEach(row -> queue(sql, WriteSql.INSERT_MEMPOOL_TX_STATE, row));
+            rows.subList(0, early).forEach(row -> queue(sql, MempoolWrites.INSERT_MEMPOOL_TX_STATE, row));
             // As when a read must see them (Statements#flushFor): the held rows go now, on their own.
-            assertEquals(early, sql.executeBatch(WriteSql.INSERT_MEMPOOL_TX_STATE).length);
+            assertEquals(early, sql.executeBatch(MempoolWrites.INSERT_MEMPOOL_TX_STATE).length);
             assertEquals(early, dumpMempool().size(), "sent before the commit, in the open transaction");
-            rows.subList(early, rows.size()).forEach(row -> queue(sql, WriteSql.INSERT_MEMPOOL_TX_STATE, row));
+            rows.subList(early, rows.size()).forEach(row -> queue(sql, MempoolWrites.INSERT_MEMPOOL_TX_STATE, row));
             sql.finish();
         }
         connection.rollback();

@@ -30,11 +30,11 @@ class CopyRowsTest {
     void everyPlainInsertOfTheWritePathBecomesACopyOfTheSameColumns() {
         for (WriteStatement insert : new WriteStatement[]{WriteSql.INSERT_TX, WriteSql.INSERT_EVENT,
                 WriteSql.INSERT_PRINCIPAL_TX,
-                WriteSql.INSERT_NODE_EVENT, WriteSql.INSERT_MEMPOOL_TX_STATE, WriteSql.INSERT_MEMPOOL_PRINCIPAL,
+                WriteSql.INSERT_NODE_EVENT, MempoolWrites.INSERT_MEMPOOL_TX_STATE, MempoolWrites.INSERT_MEMPOOL_PRINCIPAL,
                 WriteSql.INSERT_SMART_CONTRACT}) {
             assertNotNull(CopyRows.target(insert.sql()), insert.sql());
         }
-        CopyRows.Target target = CopyRows.target(WriteSql.INSERT_MEMPOOL_PRINCIPAL.sql());
+        CopyRows.Target target = CopyRows.target(MempoolWrites.INSERT_MEMPOOL_PRINCIPAL.sql());
         assertEquals(new CopyRows.Target("mempool_principals", List.of("principal", "tx_id", "receipt_time")), target);
         assertEquals("COPY mempool_principals (principal, tx_id, receipt_time) FROM STDIN (FORMAT binary)",
                 new CopyRows(target, List.of("character varying", "character varying", "bigint")).copySql());
@@ -42,7 +42,7 @@ class CopyRowsTest {
 
     @Test
     void insertsWithLiteralsOrQueriesStayInserts() {
-        assertNull(CopyRows.target(WriteSql.INSERT_MEMPOOL_TX.sql()), "a literal FALSE among the values");
+        assertNull(CopyRows.target(MempoolWrites.INSERT_MEMPOOL_TX.sql()), "a literal FALSE among the values");
         assertNull(CopyRows.target(WriteSql.INSERT_NODE_EVENT_IF_NEW.sql()), "INSERT … SELECT");
         assertNull(CopyRows.target(WriteSql.SET_TIP.sql()));
         assertNull(CopyRows.target("INSERT INTO t (a, b) VALUES (?)"), "fewer values than columns");
@@ -121,7 +121,7 @@ class CopyRowsTest {
 
     @Test
     void theInsertOverArraysNamesEachColumnWithItsTypeAndKeepsTheRowOrder() {
-        CopyRows rows = new CopyRows(CopyRows.target(WriteSql.INSERT_MEMPOOL_PRINCIPAL.sql()),
+        CopyRows rows = new CopyRows(CopyRows.target(MempoolWrites.INSERT_MEMPOOL_PRINCIPAL.sql()),
                 List.of("character varying", "character varying", "bigint"));
         assertEquals("mempool_principals", rows.table());
         assertEquals(List.of("principal", "tx_id", "receipt_time"), rows.columnNames());
@@ -130,7 +130,7 @@ class CopyRowsTest {
                 + " WITH ORDINALITY AS rows_in_order (principal, tx_id, receipt_time, place) ORDER BY place",
                 rows.arrayInsert());
         assertThrows(IllegalArgumentException.class,
-                () -> new CopyRows(CopyRows.target(WriteSql.INSERT_MEMPOOL_PRINCIPAL.sql()), List.of("bigint")));
+                () -> new CopyRows(CopyRows.target(MempoolWrites.INSERT_MEMPOOL_PRINCIPAL.sql()), List.of("bigint")));
     }
 
     @Test

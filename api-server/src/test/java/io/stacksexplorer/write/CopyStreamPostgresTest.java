@@ -24,7 +24,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @EnabledIf("io.stacksexplorer.http.TestDatabase#postgresEnabled")
 class CopyStreamPostgresTest {
 
-    private static final WriteStatement INSERT = WriteSql.INSERT_MEMPOOL_PRINCIPAL;
+    private static final WriteStatement INSERT = MempoolWrites.INSERT_MEMPOOL_PRINCIPAL;
 
     private final String schema = "copy_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
     private Connection connection;

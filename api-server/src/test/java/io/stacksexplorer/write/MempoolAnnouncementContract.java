@@ -127,7 +127,7 @@ abstract class MempoolAnnouncementContract {
         sql.announcements().expectMempoolTransactions(List.of(NEW));
         assertEquals(Set.of(), sql.announcements().mempoolKnownOrMined(List.of(NEW)).known());
 
-        sql.update(WriteSql.INSERT_MEMPOOL_TX, NEW, "0x00", 1L, "token_transfer", 0L, BigInteger.ONE,
+        sql.update(MempoolWrites.INSERT_MEMPOOL_TX, NEW, "0x00", 1L, "token_transfer", 0L, BigInteger.ONE,
                 "SP000000000000000000002Q6VF78", null, null, 5L, null);
 
         assertEquals(Set.of(NEW), sql.announcements().mempoolKnownOrMined(List.of(NEW)).known());
@@ -138,7 +138,7 @@ abstract class MempoolAnnouncementContract {
         sql.announcements().expectMempoolTransactions(List.of(COMMITTED_PENDING, NEW));
         MigratedDatabases.insertMempoolRow(connection, NEW);
 
-        sql.update(WriteSql.SET_MEMPOOL_STATE, true, "pending", COMMITTED_PENDING);
+        sql.update(MempoolWrites.SET_MEMPOOL_STATE, true, "pending", COMMITTED_PENDING);
 
         assertEquals(Set.of(COMMITTED_PENDING), sql.announcements().mempoolKnownOrMined(List.of(COMMITTED_PENDING, NEW)).known(),
                 "still answered from the announcement");
@@ -146,7 +146,7 @@ abstract class MempoolAnnouncementContract {
 
     @Test
     void anAnnouncementAfterAWriteIsIgnored() throws SQLException {
-        sql.addBatch(WriteSql.INSERT_MEMPOOL_PRINCIPAL, "SP000000000000000000002Q6VF78", NEW, 1L);
+        sql.addBatch(MempoolWrites.INSERT_MEMPOOL_PRINCIPAL, "SP000000000000000000002Q6VF78", NEW, 1L);
         sql.announcements().expectMempoolTransactions(List.of(NEW));
         MigratedDatabases.insertMempoolRow(connection, NEW);
 

@@ -27,8 +27,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class StatementsQueueTest {
 
-    private static final WriteStatement INSERT = WriteSql.INSERT_MEMPOOL_PRINCIPAL;
-    private static final WriteStatement DELETE = WriteSql.DELETE_MEMPOOL_PRINCIPALS;
+    private static final WriteStatement INSERT = MempoolWrites.INSERT_MEMPOOL_PRINCIPAL;
+    private static final WriteStatement DELETE = MempoolWrites.DELETE_MEMPOOL_PRINCIPALS;
     private static final WriteStatement COUNT_OF_TX = reading(MEMPOOL_PRINCIPALS).sql(
             "SELECT COUNT(*) FROM mempool_principals WHERE tx_id = ?");
     private static final WriteStatement COUNT_BLOCKS = reading(BLOCKS).sql("SELECT COUNT(*) FROM blocks");
@@ -62,9 +62,9 @@ class StatementsQueueTest {
         assertTrue(WriteStatement.mustPrecede(INSERT, DELETE), "two writes of one table");
         assertFalse(WriteStatement.mustPrecede(COUNT_OF_TX, COUNT_OF_TX), "two reads");
         assertFalse(WriteStatement.mustPrecede(INSERT, COUNT_BLOCKS), "another table");
-        WriteStatement ofTwoTables = WriteSql.MEMPOOL_KNOWN_OR_MINED_BY_LOG2_PLACES.get(0);
+        WriteStatement ofTwoTables = MempoolWrites.MEMPOOL_KNOWN_OR_MINED_BY_LOG2_PLACES.get(0);
         assertTrue(WriteStatement.mustPrecede(WriteSql.INSERT_TX, ofTwoTables), "a statement of two tables");
-        assertTrue(WriteStatement.mustPrecede(WriteSql.INSERT_MEMPOOL_TX_STATE, ofTwoTables), "orders against each");
+        assertTrue(WriteStatement.mustPrecede(MempoolWrites.INSERT_MEMPOOL_TX_STATE, ofTwoTables), "orders against each");
     }
 
     @Test

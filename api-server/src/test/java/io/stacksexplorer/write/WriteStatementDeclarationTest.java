@@ -122,7 +122,7 @@ class WriteStatementDeclarationTest {
     void theTokenizerFindsWholeNamesAndWrites() {
         assertEquals(Set.of("principal_txs"), tablesNamed(WriteSql.INSERT_PRINCIPAL_TX.sql()));
         assertEquals(Set.of("node_events"), tablesWritten(WriteSql.INSERT_NODE_EVENT_IF_NEW.sql()));
-        String ofTwoTables = WriteSql.MEMPOOL_KNOWN_OR_MINED_BY_LOG2_PLACES.get(3).sql();
+        String ofTwoTables = MempoolWrites.MEMPOOL_KNOWN_OR_MINED_BY_LOG2_PLACES.get(3).sql();
         assertEquals(Set.of("mempool_txs", "txs"), tablesNamed(ofTwoTables));
         assertEquals(Set.of(), tablesWritten(ofTwoTables));
         assertEquals(Set.of("mempool_principal_stats"), tablesWritten(WriteSql.UPSERT_MEMPOOL_COUNTS_POSTGRESQL.sql()),

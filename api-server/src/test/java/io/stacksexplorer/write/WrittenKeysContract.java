@@ -63,7 +63,7 @@ abstract class WrittenKeysContract {
         assertEquals(Set.of(), sql.announcements().mempoolKnownOrMined(List.of(WRITTEN)).known(), "empty tables");
         assertTrue(keys.complete(WrittenKeys.Kind.TX_IDS));
 
-        sql.update(WriteSql.INSERT_MEMPOOL_TX, WRITTEN, "0x00", 1L, "token_transfer", 0L, BigInteger.ONE, SENDER,
+        sql.update(MempoolWrites.INSERT_MEMPOOL_TX, WRITTEN, "0x00", 1L, "token_transfer", 0L, BigInteger.ONE, SENDER,
                 null, null, 5L, null);
         MigratedDatabases.insertMempoolRow(connection, BEHIND_THE_BACK);
 
@@ -99,7 +99,7 @@ abstract class WrittenKeysContract {
     void updatesAndDeletesKeepTheKindComplete() throws SQLException {
         sql.announcements().mempoolKnownOrMined(List.of(WRITTEN));
 
-        sql.update(WriteSql.SET_MEMPOOL_STATE, true, "pending", WRITTEN);
+        sql.update(MempoolWrites.SET_MEMPOOL_STATE, true, "pending", WRITTEN);
         sql.update(WriteSql.SET_TXS_CANONICAL, false, WRITTEN);
         sql.update(WriteSql.DELETE_TXS_OF, WRITTEN);
 
@@ -113,10 +113,10 @@ abstract class WrittenKeysContract {
         sql = new Statements(connection, new CommittedCounters(), new PendingMempool(), keys);
         sql.announcements().mempoolKnownOrMined(List.of(WRITTEN));
 
-        sql.update(WriteSql.INSERT_MEMPOOL_TX, WRITTEN, "0x00", 1L, "token_transfer", 0L, BigInteger.ONE, SENDER,
+        sql.update(MempoolWrites.INSERT_MEMPOOL_TX, WRITTEN, "0x00", 1L, "token_transfer", 0L, BigInteger.ONE, SENDER,
                 null, null, 5L, null);
         assertTrue(keys.complete(WrittenKeys.Kind.TX_IDS), "one key: held");
-        sql.update(WriteSql.INSERT_MEMPOOL_TX, BEHIND_THE_BACK, "0x00", 1L, "token_transfer", 0L, BigInteger.ONE,
+        sql.update(MempoolWrites.INSERT_MEMPOOL_TX, BEHIND_THE_BACK, "0x00", 1L, "token_transfer", 0L, BigInteger.ONE,
                 SENDER, null, null, 5L, null);
 
         assertFalse(keys.complete(WrittenKeys.Kind.TX_IDS), "two: every look-up asks again");
