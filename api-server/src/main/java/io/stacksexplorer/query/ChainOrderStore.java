@@ -19,9 +19,19 @@ import java.util.Optional;
 @Singleton
 class ChainOrderStore {
 
+    /**
+     * The canonical block at a height, so that a lookup through a block's key names the whole block:
+     * with the height alone the key's range is the height's rows, and planners (H2's always, and
+     * PostgreSQL's under a generic plan, which guesses a principal's rows from the average) preferred
+     * the position index and read the principal's history down to the row (FlatCostContract).
+     */
+    private static final String CANONICAL_BLOCK = "(SELECT b.index_block_hash FROM blocks b"
+            + " WHERE b.block_height = ? AND b.canonical = TRUE)";
+
     /** The position of a principal's served row at a place in chain order, through its block (V205's key). */
     static final String HISTORY_POSITION_AT = "SELECT history_position FROM principal_txs"
-            + " WHERE block_height = ? AND principal = ? AND microblock_sequence = ? AND tx_index = ?"
+            + " WHERE block_height = ? AND index_block_hash = " + CANONICAL_BLOCK + " AND principal = ?"
+            + " AND microblock_sequence = ? AND tx_index = ?"
             + " AND canonical = TRUE AND microblock_canonical = TRUE AND history_position IS NOT NULL";
 
     /** The place in chain order of a principal's row at a position (principal_txs_position_idx). */
@@ -32,8 +42,8 @@ class ChainOrderStore {
 
     /** The position of a contract's anchored log event at a place in chain order, through its block (tx_events' key). */
     static final String LOG_POSITION_AT = "SELECT log_position FROM tx_events WHERE block_height = ?"
-            + " AND contract_id = ? AND microblock_sequence = ? AND tx_index = ? AND event_index = ?"
-            + " AND log_position IS NOT NULL AND is_unanchored = FALSE";
+            + " AND index_block_hash = " + CANONICAL_BLOCK + " AND contract_id = ? AND microblock_sequence = ?"
+            + " AND tx_index = ? AND event_index = ? AND log_position IS NOT NULL AND is_unanchored = FALSE";
 
     /** The place in chain order of a contract's log event at a position (tx_events_log_position_idx). */
     static final String LOG_KEY_AT = "SELECT block_height, microblock_sequence, tx_index, event_index FROM tx_events"
@@ -70,9 +80,10 @@ class ChainOrderStore {
     Optional<Long> historyPositionAt(String principal, ChainKey key) {
         return PlainJdbc.first(PlainJdbc.query(dataSource, "query", HISTORY_POSITION_AT, ps -> {
             ps.setLong(1, key.blockHeight());
-            ps.setString(2, principal);
-            ps.setInt(3, key.microblockSequence());
-            ps.setInt(4, key.txIndex());
+            ps.setLong(2, key.blockHeight());
+            ps.setString(3, principal);
+            ps.setInt(4, key.microblockSequence());
+            ps.setInt(5, key.txIndex());
         }, rs -> rs.getLong(1)));
     }
 
@@ -91,10 +102,11 @@ class ChainOrderStore {
     Optional<Long> logPositionAt(String contractId, ChainKey key) {
         return PlainJdbc.first(PlainJdbc.query(dataSource, "query", LOG_POSITION_AT, ps -> {
             ps.setLong(1, key.blockHeight());
-            ps.setString(2, contractId);
-            ps.setInt(3, key.microblockSequence());
-            ps.setInt(4, key.txIndex());
-            ps.setInt(5, key.eventIndex());
+            ps.setLong(2, key.blockHeight());
+            ps.setString(3, contractId);
+            ps.setInt(4, key.microblockSequence());
+            ps.setInt(5, key.txIndex());
+            ps.setInt(6, key.eventIndex());
         }, rs -> rs.getLong(1)));
     }
 
