@@ -200,6 +200,29 @@ public abstract class SuccessorRoutesContract {
         }
     }
 
+    @Test
+    void excludeFunctionArgsLeavesContractCallsWithoutArguments() {
+        try (ApiServer api = ApiServer.start(database())) {
+            DEMO.blocks().subList(0, 60).forEach(api.writer()::writeBlock);
+            String path = "/extended/v2/addresses/" + HOT + "/transactions?limit=50";
+            JsonNode full = api.get(path).body();
+            JsonNode slim = api.get(path + "&exclude_function_args=true").body();
+            int calls = 0;
+            for (int i = 0; i < full.get("results").size(); i++) {
+                JsonNode call = full.get("results").get(i).at("/tx/contract_call");
+                JsonNode slimCall = slim.get("results").get(i).at("/tx/contract_call");
+                if (call.isObject() && !call.path("function_args").isEmpty()) {
+                    calls++;
+                    assertTrue(slimCall.path("function_args").isMissingNode(), slimCall.toString());
+                    assertEquals(call.get("function_signature"), slimCall.get("function_signature"));
+                }
+            }
+            assertTrue(calls > 0, "the page holds contract calls with arguments");
+            // The shared payload is not changed for the next answer.
+            assertEquals(full, api.get(path + "&exclude_function_args=false").body());
+        }
+    }
+
     private static List<String> allIds(ApiServer api, String path, int limit, Function<JsonNode, Object> id) {
         List<String> all = new ArrayList<>();
         for (int offset = 0; ; offset += limit) {
