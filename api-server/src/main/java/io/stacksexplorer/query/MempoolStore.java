@@ -48,8 +48,33 @@ abstract class MempoolStore implements GenericRepository<MempoolTxRow, String> {
             + " WHERE m.contract_id IN (:ids) AND m.tx_type = 'smart_contract' AND m.pruned = FALSE"
             + " ORDER BY m.contract_id, m.receipt_time DESC";
 
+    /**
+     * The pending transactions concerning a principal at or below a place in the v3 order (receipt
+     * time, then tx id, both descending, as the peer's cursor pages), with the chain height each
+     * arrived at: one range of mempool_principals_keyset_idx (V208), which has that order, so the
+     * LIMIT ends the scan. Parameters: principal, time, time, tx id, limit.
+     */
+    static final String PENDING_AT_OR_BELOW = "SELECT " + MempoolTxRow.COLUMNS + ", m.receipt_block_height,"
+            + " p.receipt_time FROM mempool_principals p JOIN mempool_txs m ON m.tx_id = p.tx_id WHERE p.principal = ?"
+            + " AND (p.receipt_time < ? OR (p.receipt_time = ? AND p.tx_id <= ?))"
+            + " ORDER BY p.receipt_time DESC, p.tx_id DESC LIMIT ?";
+
+    /**
+     * Up to {@code limit} places above a given one, nearest first: the last is where the page before
+     * starts. The same index read backwards. Parameters: principal, time, time, tx id, limit.
+     */
+    static final String PENDING_ABOVE = "SELECT p.receipt_time, p.tx_id FROM mempool_principals p"
+            + " WHERE p.principal = ? AND (p.receipt_time > ? OR (p.receipt_time = ? AND p.tx_id > ?))"
+            + " ORDER BY p.receipt_time, p.tx_id LIMIT ?";
+
+    static final String PENDING_COUNT = "SELECT pending_count FROM mempool_principal_stats WHERE principal = ?";
+
     /** A page of a principal's pending transactions and their count. */
     record PendingPage(long total, List<MempoolTxRow> rows) {
+    }
+
+    /** A pending transaction with the chain height it arrived at and its place in the v3 order. */
+    record PlacedPending(MempoolTxRow tx, long receiptBlockHeight, MempoolKey key) {
     }
 
     private final DataSource dataSource;
@@ -85,5 +110,31 @@ abstract class MempoolStore implements GenericRepository<MempoolTxRow, String> {
             return null;
         });
         return new PendingPage(total[0], rows);
+    }
+
+    List<PlacedPending> pendingAtOrBelow(String principal, MempoolKey at, int limit) {
+        return PlainJdbc.query(dataSource, "query", PENDING_AT_OR_BELOW, ps -> {
+            ps.setString(1, principal);
+            ps.setLong(2, at.receiptTime());
+            ps.setLong(3, at.receiptTime());
+            ps.setString(4, at.txId());
+            ps.setInt(5, limit);
+        }, rs -> new PlacedPending(MempoolTxRow.read(rs, 1), rs.getLong(6), new MempoolKey(rs.getLong(7),
+                rs.getString(1))));
+    }
+
+    List<MempoolKey> pendingAbove(String principal, MempoolKey above, int limit) {
+        return PlainJdbc.query(dataSource, "query", PENDING_ABOVE, ps -> {
+            ps.setString(1, principal);
+            ps.setLong(2, above.receiptTime());
+            ps.setLong(3, above.receiptTime());
+            ps.setString(4, above.txId());
+            ps.setInt(5, limit);
+        }, rs -> new MempoolKey(rs.getLong(1), rs.getString(2)));
+    }
+
+    long pendingCount(String principal) {
+        return PlainJdbc.first(PlainJdbc.query(dataSource, "query", PENDING_COUNT, ps -> ps.setString(1, principal),
+                rs -> rs.getLong(1))).orElse(0L);
     }
 }

@@ -1,12 +1,16 @@
 package io.stacksexplorer.web;
 
 import io.micronaut.http.annotation.Controller;
+import io.stacksexplorer.query.ChainKey;
 import io.stacksexplorer.query.ContractQueries;
+import io.stacksexplorer.query.CursorPages;
+import io.stacksexplorer.query.KeyedPage;
 import io.stacksexplorer.query.Page;
 import io.stacksexplorer.query.EventRow;
 import io.stacksexplorer.server.api.SmartContractsApi;
 import io.stacksexplorer.server.model.ContractDeploymentStatus;
 import io.stacksexplorer.server.model.ContractEventPage;
+import io.stacksexplorer.server.model.ContractLogPage;
 import io.stacksexplorer.server.model.ContractStatus;
 import io.stacksexplorer.server.model.ContractStatusLookupEntry;
 
@@ -18,11 +22,16 @@ import java.util.Optional;
 @Controller
 class SmartContractsController implements SmartContractsApi {
 
+    /** The peer's answer to {@code limit=0} on contract logs: its default. */
+    private static final int DEFAULT_LOG_LIMIT = 20;
+
     private final ContractQueries contracts;
+    private final CursorPages cursorPages;
     private final RequestParams params;
 
-    SmartContractsController(ContractQueries contracts, RequestParams params) {
+    SmartContractsController(ContractQueries contracts, CursorPages cursorPages, RequestParams params) {
         this.contracts = contracts;
+        this.cursorPages = cursorPages;
         this.params = params;
     }
 
@@ -59,5 +68,18 @@ class SmartContractsController implements SmartContractsApi {
                 : PageCursors.encode(PageCursors.Kind.CONTRACT_EVENTS, id, page.last());
         return new ContractEventPage(limit, (int) page.offset(), page.total(),
                 page.results().stream().map(EventMapper::toApi).toList(), next);
+    }
+
+    @Override
+    public ContractLogPage getSmartContractLogs(String contractId, Integer limit, Integer offset, String cursor) {
+        String id = params.contractId(contractId, "contract_id");
+        int size = limit == 0 ? DEFAULT_LOG_LIMIT : limit;
+        KeyedPage<EventRow, ChainKey> page = cursorPages.contractLogs(id, size, offset, ChainCursors.logEvent(cursor));
+        if (cursor != null && page.current() == null) {
+            throw ApiProblems.notFound("no log event of " + id + " at or " + offset + " below cursor " + cursor);
+        }
+        return new ContractLogPage(size, offset, page.total(), ChainCursors.logEvent(page.newer()),
+                ChainCursors.logEvent(page.older()), ChainCursors.logEvent(page.current()),
+                page.results().stream().map(EventMapper::toApi).toList());
     }
 }

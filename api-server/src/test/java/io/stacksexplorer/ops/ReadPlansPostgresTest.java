@@ -192,6 +192,20 @@ class ReadPlansPostgresTest {
         if (!cursor.isEmpty()) {
             routes.add("/extended/v2/addresses/" + hot + "/transactions?limit=20&cursor=" + cursor);
         }
+        // The cursor-paged successors: a cursor naming a row (one lookup through its block), one naming
+        // none (the binary search over positions), and the pages' neighbour keys.
+        String v3 = "/extended/v3/principals/" + hot + "/transactions?limit=20";
+        String v3Next = api.get(v3).body().at("/cursor/next").asText();
+        long middle = latest.get("height").asLong() / 2;
+        String logs = "/extended/v2/smart-contracts/" + contract + "/logs?limit=20";
+        String logsOlder = api.get(logs).body().path("prev_cursor").asText();
+        String mempool = "/extended/v3/principals/" + hot + "/mempool/transactions?limit=1";
+        JsonNode pending = api.get(mempool).body();
+        assertTrue(pending.get("total").asLong() > 1, "the hot address has pending transactions to page");
+        routes.addAll(List.of(v3, v3 + "&cursor=" + v3Next, v3 + "&cursor=" + middle + ":1:0",
+                v3 + "&cursor=" + middle + ":0:0", logs, logs + "&cursor=" + logsOlder,
+                logs + "&cursor=" + middle + ":1:0:0&offset=5", mempool,
+                mempool + "&cursor=" + pending.at("/cursor/next").asText()));
         int requests = 0;
         for (int round = 0; round < 6; round++) {
             for (String route : routes) {

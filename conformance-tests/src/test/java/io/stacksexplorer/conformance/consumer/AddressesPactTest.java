@@ -14,6 +14,10 @@ import io.stacksexplorer.client.api.AddressesApi;
 import io.stacksexplorer.client.model.AddressTransaction;
 import io.stacksexplorer.client.model.AddressTransactionPage;
 import io.stacksexplorer.client.model.MempoolTransactionPage;
+import io.stacksexplorer.client.model.PrincipalInvolvement;
+import io.stacksexplorer.client.model.PrincipalMempoolTransactionPage;
+import io.stacksexplorer.client.model.PrincipalTransaction;
+import io.stacksexplorer.client.model.PrincipalTransactionPage;
 import io.stacksexplorer.client.model.TransactionStatus;
 import io.stacksexplorer.conformance.Contract;
 import org.junit.jupiter.api.Test;
@@ -29,6 +33,7 @@ import static io.stacksexplorer.conformance.consumer.Bodies.EX_TX_ID;
 import static io.stacksexplorer.conformance.consumer.Bodies.HASH;
 import static io.stacksexplorer.conformance.consumer.Bodies.ISO_TIME;
 import static io.stacksexplorer.conformance.consumer.Bodies.MINED_STATUS;
+import static io.stacksexplorer.conformance.consumer.Bodies.PRINCIPAL;
 import static io.stacksexplorer.conformance.consumer.Bodies.TX_TYPE;
 import static io.stacksexplorer.conformance.consumer.Bodies.UNUSED_ADDRESS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -40,7 +45,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Tag Addresses: an address's transactions with STX totals and event counts, an address without
- * history, a malformed address (400); an address's mempool, an empty one, a malformed address (400).
+ * history, a malformed address (400); an address's mempool, an empty one, a malformed address (400);
+ * the same two lists through the cursor-paged v3 routes (the peer's successors), with their cursors.
  */
 @ExtendWith(PactConsumerTestExt.class)
 @PactTestFor(providerName = Contract.PROVIDER, pactVersion = PactSpecVersion.V4)
@@ -123,7 +129,7 @@ class AddressesPactTest {
     void getAddressTransactions(MockServer mockServer) throws ApiException {
         AddressesApi api = new AddressesApi(Clients.client(mockServer));
 
-        AddressTransactionPage page = api.getAddressTransactions(EX_SENDER, 2, null, null);
+        AddressTransactionPage page = api.getAddressTransactions(EX_SENDER, 2, null, null, null);
         assertEquals(2, page.getLimit());
         assertFalse(page.getResults().isEmpty());
         AddressTransaction first = page.getResults().get(0);
@@ -132,15 +138,15 @@ class AddressesPactTest {
         assertTrue(first.getTx().getEvents().isEmpty());
         assertNotNull(page.getNextCursor());
 
-        AddressTransactionPage empty = api.getAddressTransactions(UNUSED_ADDRESS, null, null, null);
+        AddressTransactionPage empty = api.getAddressTransactions(UNUSED_ADDRESS, null, null, null, null);
         assertEquals(0L, empty.getTotal());
         assertTrue(empty.getResults().isEmpty());
         assertNull(empty.getNextCursor());
 
         assertEquals("address", Clients.problem(assertThrows(ApiException.class,
-                () -> api.getAddressTransactions(BAD_CHECKSUM_ADDRESS, null, null, null)), 400).getParameter());
+                () -> api.getAddressTransactions(BAD_CHECKSUM_ADDRESS, null, null, null, null)), 400).getParameter());
         assertEquals("cursor", Clients.problem(assertThrows(ApiException.class,
-                () -> api.getAddressTransactions(UNUSED_ADDRESS, null, null, "not-a-cursor")), 400).getParameter());
+                () -> api.getAddressTransactions(UNUSED_ADDRESS, null, null, "not-a-cursor", null)), 400).getParameter());
     }
 
     @Pact(consumer = Contract.CONSUMER)
@@ -190,5 +196,164 @@ class AddressesPactTest {
 
         assertEquals("address", Clients.problem(assertThrows(ApiException.class,
                 () -> api.getAddressMempoolTransactions(BAD_CHECKSUM_ADDRESS, null, null, null)), 400).getParameter());
+    }
+
+    /** A v3 transaction cursor, {@code block_height:microblock_sequence:tx_index}. */
+    private static final String TX_CURSOR = "^[0-9]+:[0-9]+:[0-9]+$";
+    /** A v3 mempool cursor, {@code receipt_time:tx_id}. */
+    private static final String MEMPOOL_CURSOR = "^[0-9]+:0x[0-9a-f]{64}$";
+
+    /** An empty keyset page: no records, and so no cursor at all. */
+    private static PactDslJsonBody emptyKeysetPage() {
+        return new PactDslJsonBody()
+                .numberValue("total", 0)
+                .numberValue("limit", 20)
+                .object("cursor").nullValue("next").nullValue("previous").nullValue("current").closeObject()
+                .array("results").closeArray().asBody();
+    }
+
+    @Pact(consumer = Contract.CONSUMER)
+    V4Pact getPrincipalTransactions(PactDslWithProvider builder) {
+        PactDslJsonBody page = new PactDslJsonBody()
+                .integerType("total", 3L)
+                .numberValue("limit", 2);
+        page.object("cursor")
+                .stringMatcher("next", TX_CURSOR, "45:2147483647:3")
+                .nullValue("previous")
+                .stringMatcher("current", TX_CURSOR, "47:2147483647:5")
+                .closeObject();
+        PactDslJsonBody record = page.minArrayLike("results", 1);
+        PactDslJsonBody tx = record.object("transaction").stringMatcher("tx_id", HASH, EX_TX_ID);
+        tx.object("sender").stringMatcher("address", PRINCIPAL, EX_SENDER).integerType("nonce", 0L).closeObject();
+        tx.nullValue("sponsor");
+        tx.stringMatcher("fee_rate", DECIMAL, "180");
+        tx.object("block")
+                .integerType("height", 47L)
+                .stringMatcher("hash", HASH, Bodies.EX_BLOCK_HASH)
+                .stringMatcher("index_hash", HASH, Bodies.EX_INDEX_BLOCK_HASH)
+                .integerType("time", 1610686251L)
+                .integerType("tx_index", 5)
+                .closeObject();
+        tx.object("bitcoin_block").integerType("height", 666122L).integerType("time", 1610686251L).closeObject();
+        tx.stringMatcher("status", MINED_STATUS, "success")
+                .stringMatcher("type", TX_TYPE, "token_transfer");
+        tx.closeObject();
+        record.stringMatcher("involvement", "^(sender|sponsor|affected)$", "sender");
+        record.object("balance_changes").object("stx")
+                .stringMatcher("sent", DECIMAL, "6668177779")
+                .stringMatcher("received", DECIMAL, "0")
+                .stringMatcher("net", "^-?[0-9]+$", "-6668177779")
+                .closeObject().closeObject();
+        record.object("affected_balances").booleanType("stx", true).booleanType("ft", false).booleanType("nft", false)
+                .closeObject();
+        record.closeObject().closeArray();
+
+        PactDslResponse pact = Bodies.ok(builder
+                        .given("an address has transactions", Map.of("minTransactions", 3))
+                        .uponReceiving("getPrincipalTransactions: a principal's newest transaction summaries and cursors")
+                        .pathFromProviderState("/extended/v3/principals/${address}/transactions",
+                                "/extended/v3/principals/" + EX_SENDER + "/transactions")
+                        .method("GET")
+                        .query("limit=2"),
+                page);
+        pact = Bodies.ok(pact
+                        .uponReceiving("getPrincipalTransactions: a principal without history is an empty page")
+                        .path("/extended/v3/principals/" + UNUSED_ADDRESS + "/transactions")
+                        .method("GET"),
+                emptyKeysetPage());
+        pact = Bodies.problem(pact
+                .uponReceiving("getPrincipalTransactions: a principal with a bad checksum is 400")
+                .path("/extended/v3/principals/" + BAD_CHECKSUM_ADDRESS + "/transactions")
+                .method("GET"), 400, "principal");
+        pact = Bodies.problem(pact
+                .uponReceiving("getPrincipalTransactions: a cursor not of the form height:sequence:index is 400")
+                .path("/extended/v3/principals/" + UNUSED_ADDRESS + "/transactions")
+                .method("GET")
+                .query("cursor=garbage"), 400, "cursor");
+        return pact.toPact(V4Pact.class);
+    }
+
+    @Test
+    @PactTestFor(pactMethod = "getPrincipalTransactions")
+    void getPrincipalTransactions(MockServer mockServer) throws ApiException {
+        AddressesApi api = new AddressesApi(Clients.client(mockServer));
+
+        PrincipalTransactionPage page = api.getPrincipalTransactions(EX_SENDER, 2, null);
+        assertEquals(2, page.getLimit());
+        assertNotNull(page.getCursor().getCurrent());
+        assertNotNull(page.getCursor().getNext());
+        assertNull(page.getCursor().getPrevious());
+        PrincipalTransaction first = page.getResults().get(0);
+        assertNotNull(first.getTransaction().getBlock().getHeight());
+        assertTrue(first.getInvolvement() == PrincipalInvolvement.SENDER
+                || first.getInvolvement() == PrincipalInvolvement.SPONSOR
+                || first.getInvolvement() == PrincipalInvolvement.AFFECTED);
+        assertNotNull(first.getBalanceChanges().getStx().getNet());
+
+        PrincipalTransactionPage empty = api.getPrincipalTransactions(UNUSED_ADDRESS, null, null);
+        assertEquals(0L, empty.getTotal());
+        assertNull(empty.getCursor().getCurrent());
+
+        assertEquals("principal", Clients.problem(assertThrows(ApiException.class,
+                () -> api.getPrincipalTransactions(BAD_CHECKSUM_ADDRESS, null, null)), 400).getParameter());
+        assertEquals("cursor", Clients.problem(assertThrows(ApiException.class,
+                () -> api.getPrincipalTransactions(UNUSED_ADDRESS, null, "garbage")), 400).getParameter());
+    }
+
+    @Pact(consumer = Contract.CONSUMER)
+    V4Pact getPrincipalMempoolTransactions(PactDslWithProvider builder) {
+        PactDslJsonBody page = new PactDslJsonBody()
+                .integerType("total", 1L)
+                .numberValue("limit", 20);
+        page.object("cursor")
+                .nullValue("next")
+                .nullValue("previous")
+                .stringMatcher("current", MEMPOOL_CURSOR, "1610674706:" + EX_PENDING_TX_ID)
+                .closeObject();
+        PactDslJsonBody tx = page.minArrayLike("results", 1).stringMatcher("tx_id", HASH, EX_PENDING_TX_ID);
+        tx.object("sender").stringMatcher("address", PRINCIPAL, EX_SENDER).integerType("nonce", 3L).closeObject();
+        tx.nullValue("sponsor");
+        tx.stringMatcher("fee_rate", DECIMAL, "180")
+                .integerType("receipt_time", 1610674706L)
+                .integerType("receipt_block_height", 47L)
+                .stringValue("status", "pending")
+                .stringMatcher("type", TX_TYPE, "token_transfer");
+        tx.closeObject().closeArray();
+
+        PactDslResponse pact = Bodies.ok(builder
+                        .given("an address has pending transactions", Map.of())
+                        .uponReceiving("getPrincipalMempoolTransactions: a principal's pending transaction summaries")
+                        .pathFromProviderState("/extended/v3/principals/${address}/mempool/transactions",
+                                "/extended/v3/principals/" + EX_SENDER + "/mempool/transactions")
+                        .method("GET"),
+                page);
+        pact = Bodies.ok(pact
+                        .uponReceiving("getPrincipalMempoolTransactions: a principal with nothing pending is an empty page")
+                        .path("/extended/v3/principals/" + UNUSED_ADDRESS + "/mempool/transactions")
+                        .method("GET"),
+                emptyKeysetPage());
+        pact = Bodies.problem(pact
+                .uponReceiving("getPrincipalMempoolTransactions: a cursor not of the form time:tx_id is 400")
+                .path("/extended/v3/principals/" + UNUSED_ADDRESS + "/mempool/transactions")
+                .method("GET")
+                .query("cursor=garbage"), 400, "cursor");
+        return pact.toPact(V4Pact.class);
+    }
+
+    @Test
+    @PactTestFor(pactMethod = "getPrincipalMempoolTransactions")
+    void getPrincipalMempoolTransactions(MockServer mockServer) throws ApiException {
+        AddressesApi api = new AddressesApi(Clients.client(mockServer));
+
+        PrincipalMempoolTransactionPage page = api.getPrincipalMempoolTransactions(EX_SENDER, null, null);
+        assertFalse(page.getResults().isEmpty());
+        assertEquals(TransactionStatus.PENDING, page.getResults().get(0).getStatus());
+        assertEquals(page.getResults().get(0).getReceiptTime() + ":" + page.getResults().get(0).getTxId(),
+                page.getCursor().getCurrent());
+
+        assertTrue(api.getPrincipalMempoolTransactions(UNUSED_ADDRESS, null, null).getResults().isEmpty());
+
+        assertEquals("cursor", Clients.problem(assertThrows(ApiException.class,
+                () -> api.getPrincipalMempoolTransactions(UNUSED_ADDRESS, null, "garbage")), 400).getParameter());
     }
 }

@@ -13,6 +13,7 @@ import io.stacksexplorer.client.ApiException;
 import io.stacksexplorer.client.api.SmartContractsApi;
 import io.stacksexplorer.client.model.ContractDeploymentStatus;
 import io.stacksexplorer.client.model.ContractEventPage;
+import io.stacksexplorer.client.model.ContractLogPage;
 import io.stacksexplorer.client.model.ContractStatus;
 import io.stacksexplorer.client.model.ContractStatusLookupEntry;
 import io.stacksexplorer.client.model.EventType;
@@ -200,5 +201,86 @@ class SmartContractsPactTest {
                 () -> api.getContractEvents(MISSING_CONTRACT, 51, null, null, null)), 400).getParameter());
         assertEquals("cursor", Clients.problem(assertThrows(ApiException.class,
                 () -> api.getContractEvents(MISSING_CONTRACT, null, null, null, "not-a-cursor")), 400).getParameter());
+    }
+
+    /** A contract-log cursor, {@code block_height:microblock_sequence:tx_index:event_index}. */
+    private static final String LOG_CURSOR = "^[0-9]+:[0-9]+:[0-9]+:[0-9]+$";
+
+    @Pact(consumer = Contract.CONSUMER)
+    V4Pact getSmartContractLogs(PactDslWithProvider builder) {
+        PactDslJsonBody newest = new PactDslJsonBody()
+                .numberValue("limit", 2)
+                .numberValue("offset", 0)
+                .integerType("total", 25L)
+                .nullValue("next_cursor")
+                .stringMatcher("prev_cursor", LOG_CURSOR, "40:2147483647:2:0")
+                .stringMatcher("cursor", LOG_CURSOR, "47:2147483647:5:0");
+        newest.minArrayLike("results", 1)
+                .integerType("event_index", 0)
+                .stringValue("event_type", "smart_contract_log")
+                .stringMatcher("tx_id", HASH, EX_DEPLOY_TX_ID)
+                .object("contract_log")
+                    .valueFromProviderState("contract_id", "${contractId}", EX_CONTRACT_ID)
+                    .stringType("topic", "print")
+                    .object("value")
+                        .stringMatcher("hex", HEX, "0x0516661506d48705f932af21abcff23046b216886e84")
+                        .stringType("repr", "'SP1K1A1PMGW2ZJCNF46NWZWHG8TS1D23EGH1KNK60")
+                    .closeObject()
+                .closeObject()
+                .closeObject().closeArray();
+        PactDslResponse pact = Bodies.ok(builder
+                        .given("a contract has log events", Map.of("minEvents", 3))
+                        .uponReceiving("getSmartContractLogs: a contract's newest log events, prev_cursor leading to older ones")
+                        .pathFromProviderState("/extended/v2/smart-contracts/${contractId}/logs",
+                                "/extended/v2/smart-contracts/" + EX_CONTRACT_ID + "/logs")
+                        .method("GET")
+                        .query("limit=2"),
+                newest);
+        pact = Bodies.ok(pact
+                        .uponReceiving("getSmartContractLogs: a contract without logs is an empty page")
+                        .path("/extended/v2/smart-contracts/" + MISSING_CONTRACT + "/logs")
+                        .method("GET"),
+                new PactDslJsonBody()
+                        .numberValue("limit", 20)
+                        .numberValue("offset", 0)
+                        .numberValue("total", 0)
+                        .nullValue("next_cursor")
+                        .nullValue("prev_cursor")
+                        .nullValue("cursor")
+                        .array("results").closeArray());
+        pact = Bodies.problem(pact
+                .given("a contract has log events", Map.of("minEvents", 1))
+                .uponReceiving("getSmartContractLogs: a cursor below every log event is 404")
+                .pathFromProviderState("/extended/v2/smart-contracts/${contractId}/logs",
+                        "/extended/v2/smart-contracts/" + EX_CONTRACT_ID + "/logs")
+                .method("GET")
+                .query("cursor=0:0:0:0"), 404, null);
+        pact = Bodies.problem(pact
+                .uponReceiving("getSmartContractLogs: a limit above 100 is 400")
+                .path("/extended/v2/smart-contracts/" + MISSING_CONTRACT + "/logs")
+                .method("GET")
+                .query("limit=101"), 400, "limit");
+        return pact.toPact(V4Pact.class);
+    }
+
+    @Test
+    @PactTestFor(pactMethod = "getSmartContractLogs")
+    void getSmartContractLogs(MockServer mockServer) throws ApiException {
+        SmartContractsApi api = new SmartContractsApi(Clients.client(mockServer));
+
+        ContractLogPage newest = api.getSmartContractLogs(EX_CONTRACT_ID, 2, null, null);
+        assertEquals(2, newest.getLimit());
+        assertNull(newest.getNextCursor());
+        assertNotNull(newest.getPrevCursor());
+        assertEquals(EventType.SMART_CONTRACT_LOG, newest.getResults().get(0).getEventType());
+
+        ContractLogPage none = api.getSmartContractLogs(MISSING_CONTRACT, null, null, null);
+        assertTrue(none.getResults().isEmpty());
+        assertNull(none.getCursor());
+
+        assertEquals(404, Clients.problem(assertThrows(ApiException.class,
+                () -> api.getSmartContractLogs(EX_CONTRACT_ID, null, null, "0:0:0:0")), 404).getStatus());
+        assertEquals("limit", Clients.problem(assertThrows(ApiException.class,
+                () -> api.getSmartContractLogs(MISSING_CONTRACT, 101, null, null)), 400).getParameter());
     }
 }

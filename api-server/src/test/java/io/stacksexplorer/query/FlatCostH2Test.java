@@ -1,0 +1,10 @@
+package io.stacksexplorer.query;
+
+import io.stacksexplorer.http.TestDatabase;
+
+class FlatCostH2Test extends FlatCostContract {
+    @Override
+    protected TestDatabase database() {
+        return TestDatabase.H2;
+    }
+}
