@@ -83,6 +83,12 @@ final class ChainFacts {
         return Optional.ofNullable(byId.get(txId));
     }
 
+    /** The mined transaction with the most events (ties: the newest). */
+    Mined mostEvents() {
+        return mined.stream().max(Comparator.comparingInt((Mined m) -> m.tx().events().size())
+                .thenComparing(NEWEST_FIRST.reversed())).orElseThrow();
+    }
+
     boolean isPending(String txId) {
         return pendingFacts.containsKey(txId);
     }
@@ -116,12 +122,15 @@ final class ChainFacts {
 
     /**
      * Pending transactions whose sender, sponsor, token-transfer recipient or contract is
-     * {@code principal}, newest first: receipt time descending, then id ascending.
+     * {@code principal}, newest first: receipt time descending, then id ascending (the seed's
+     * {@code /extended/v1/address/{address}/mempool}) or descending (the peer's v3 route, whose
+     * cursor is {@code receipt_time:tx_id}).
      */
-    List<NewMempoolTransaction> pendingOf(String principal) {
+    List<NewMempoolTransaction> pendingOf(String principal, boolean idsDescending) {
+        Comparator<NewMempoolTransaction> byId = Comparator.comparing(NewMempoolTransaction::id);
         return pending.stream().filter(tx -> pendingFacts.get(tx.id()).directPrincipals().contains(principal))
                 .sorted(Comparator.comparingLong(NewMempoolTransaction::receiptTime).reversed()
-                        .thenComparing(NewMempoolTransaction::id))
+                        .thenComparing(idsDescending ? byId.reversed() : byId))
                 .toList();
     }
 

@@ -105,6 +105,10 @@ class OfficialClient9Test {
             ObjectNode q = p.putObject("query").put("event_limit", 5).put("event_offset", 1);
             q.putArray("tx_id").add(failedCall).add(pending).add(missingTx);
         });
+        // The peer allows up to 100 events per transaction; so does the spec since 1.5.
+        Mined busiest = facts.mostEvents();
+        calls.add("txEventLimit100", "/extended/v1/tx/multiple", p -> p.putObject("query").put("event_limit", 100)
+                .putArray("tx_id").add(busiest.txId()));
         calls.add("contractStatus", "/extended/v2/smart-contracts/status", p -> p.putObject("query")
                 .putArray("contract_id").add(contract).add(failedDeployment).add(missingContract));
         calls.add("contractEvents", "/extended/v1/contract/{contract_id}/events", p -> {
@@ -146,6 +150,10 @@ class OfficialClient9Test {
         List<Integer> servedEvents = new ArrayList<>();
         failedTx.get("events").forEach(e -> servedEvents.add(e.get("event_index").asInt()));
         assertEquals(expectedEvents, servedEvents, "event_offset 1, event_limit 5");
+        JsonNode busiestTx = out.at("/txEventLimit100/body/" + busiest.txId() + "/result");
+        assertEquals(busiest.tx().events().size(), busiestTx.get("event_count").asInt());
+        assertEquals(Math.min(100, busiest.tx().events().size()), busiestTx.get("events").size(), busiest.txId());
+        assertTrue(busiest.tx().events().size() > 20, "a transaction with more events than the default page");
         assertTrue(facts.isPending(pending));
         assertEquals("pending", lookup.at("/" + pending + "/result/tx_status").asText());
         assertFalse(lookup.at("/" + missingTx + "/found").asBoolean(true));
@@ -176,7 +184,7 @@ class OfficialClient9Test {
                     a.nftTransfer(), a.nftMint(), a.nftBurn()), counts(record.get("events")), expected.txId());
         }
 
-        List<NewMempoolTransaction> pendingOf = facts.pendingOf(mempoolPrincipal);
+        List<NewMempoolTransaction> pendingOf = facts.pendingOf(mempoolPrincipal, false);
         JsonNode mempool = out.at("/addressMempool/body");
         assertEquals(pendingOf.size(), mempool.get("total").asInt(), mempoolPrincipal + "'s pending transactions");
         assertEquals(ids(pendingOf.subList(0, Math.min(10, pendingOf.size()))), txIds(mempool.get("results"), "/tx_id"));
@@ -216,15 +224,30 @@ class OfficialClient9Test {
     @Test
     void principalMempoolV3() throws Exception {
         requireRoute(V3_MEMPOOL);
-        JsonNode out = new Calls().add("page", V3_MEMPOOL, p -> {
-            p.putObject("path").put("principal", mempoolPrincipal);
-            p.putObject("query").put("limit", 10);
-        }).run();
-        List<NewMempoolTransaction> pendingOf = facts.pendingOf(mempoolPrincipal);
-        JsonNode page = out.at("/page/body");
-        assertEquals(pendingOf.size(), page.get("total").asInt(), mempoolPrincipal + "'s pending transactions");
-        assertEquals(ids(pendingOf.subList(0, Math.min(10, pendingOf.size()))), txIds(page.get("results"), "/tx_id"));
-        page.get("results").forEach(tx -> assertEquals("pending", tx.get("status").asText()));
+        List<NewMempoolTransaction> pendingOf = facts.pendingOf(mempoolPrincipal, true);
+        assertTrue(pendingOf.size() > 3, "a principal with several pending transactions");
+        // Three at a time, by cursor.next (the mempool does not change meanwhile): every pending
+        // transaction once, in the peer's order.
+        List<String> walked = new ArrayList<>();
+        String cursor = null;
+        int pages = 0;
+        do {
+            String at = cursor;
+            JsonNode page = new Calls().add("page", V3_MEMPOOL, p -> {
+                p.putObject("path").put("principal", mempoolPrincipal);
+                ObjectNode query = p.putObject("query").put("limit", 3);
+                if (at != null) {
+                    query.put("cursor", at);
+                }
+            }).run().at("/page/body");
+            assertEquals(pendingOf.size(), page.get("total").asInt(), mempoolPrincipal + "'s pending transactions");
+            assertEquals(pages == 0, page.at("/cursor/previous").isNull(), "only the first page has nothing newer");
+            page.get("results").forEach(tx -> assertEquals("pending", tx.get("status").asText()));
+            walked.addAll(txIds(page.get("results"), "/tx_id"));
+            cursor = page.at("/cursor/next").isNull() ? null : page.at("/cursor/next").asText();
+            pages++;
+        } while (cursor != null && pages <= pendingOf.size());
+        assertEquals(ids(pendingOf), walked);
     }
 
     @Test
