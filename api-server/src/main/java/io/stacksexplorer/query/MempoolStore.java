@@ -119,8 +119,8 @@ abstract class MempoolStore implements GenericRepository<MempoolTxRow, String> {
             ps.setLong(3, at.receiptTime());
             ps.setString(4, at.txId());
             ps.setInt(5, limit);
-        }, rs -> new PlacedPending(MempoolTxRow.read(rs, 1), rs.getLong(6), new MempoolKey(rs.getLong(7),
-                rs.getString(1))));
+        }, rs -> new PlacedPending(MempoolTxRow.read(rs, 1), rs.getLong(MempoolTxRow.WIDTH + 1),
+                new MempoolKey(rs.getLong(MempoolTxRow.WIDTH + 2), rs.getString(1))));
     }
 
     List<MempoolKey> pendingAbove(String principal, MempoolKey above, int limit) {

@@ -18,6 +18,8 @@ public record MempoolTxRow(
         @Nullable String replacedByTxId) {
 
     static final String COLUMNS = "m.tx_id, m.raw_tx, m.receipt_time, m.tx_status, m.pruned, m.replaced_by_tx_id";
+    /** How many columns {@link #COLUMNS} names: a query's own columns after them start at {@code WIDTH + 1}. */
+    static final int WIDTH = COLUMNS.split(",").length;
 
     /** The row from {@link #COLUMNS} read at column {@code at} onward (plain-JDBC reads, {@link PlainJdbc}). */
     static MempoolTxRow read(ResultSet rs, int at) throws SQLException {

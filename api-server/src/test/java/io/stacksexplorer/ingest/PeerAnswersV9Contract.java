@@ -65,9 +65,7 @@ abstract class PeerAnswersV9Contract {
             "1040.json", "a negative offset is a 400 here (spec: contract logs); the peer answers 500");
 
     /** Differences not decided on, reported and not failed. */
-    static final Map<String, String> KNOWN = Map.of(
-            "0658.json", "replaced_by_tx_id is not yet on the v1 mempool list's transactions (issue 49's"
-                    + " client work, outside the successor routes)");
+    static final Map<String, String> KNOWN = Map.of();
 
     @Test
     void gen5kAnswersAreMatched() throws IOException {
