@@ -39,9 +39,10 @@ class DocsPageBrowserTest {
                 summaries.add(op.get("summary").asText());
             }
         }));
-        // The seven operations of the seed, the status again at its v1 path (getApiStatusV1) and the
-        // event stream of subscriptions (streamNotifications).
-        assertEquals(9, summaries.size(), "seven operations, the v1 status and the event stream: " + summaries);
+        // The seven operations of the seed, the status again at its v1 path (getApiStatusV1), the three
+        // cursor-paged successors of the peer's v9 and the event stream of subscriptions (streamNotifications).
+        assertEquals(12, summaries.size(),
+                "seven operations, the v1 status, three successors and the event stream: " + summaries);
 
         try (ApiServer server = ApiServer.start(TestDatabase.H2);
              HeadlessChromium browser = new HeadlessChromium(chromium.get())) {
