@@ -6,8 +6,8 @@ import java.time.Duration;
 
 /**
  * The answer cache ({@code stacks.answer-cache.*}, from the environment as
- * {@code STACKS_ANSWER_CACHE_*}): successful answers kept by their request line while the database's
- * committed state is the one they were read from (web.AnswerCache, ops.CommitWatch). PostgreSQL only.
+ * {@code STACKS_ANSWER_CACHE_*}): successful answers kept by their request line until a commit changes
+ * what they were made from (web.AnswerCache, web.KeptAnswers, ops.CommitWatch). PostgreSQL only.
  */
 @ConfigurationProperties("stacks.answer-cache")
 public class AnswerCacheSettings {

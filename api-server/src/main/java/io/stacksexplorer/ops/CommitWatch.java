@@ -17,13 +17,15 @@ import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.List;
 import java.util.Properties;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * A number that changes whenever what the database has committed may have changed: the version
- * under which the answer cache (web.AnswerCache) keeps answers. An answer read while the version was
- * <i>v</i> is served again only while it still is <i>v</i>.
+ * A number that changes whenever what the database has committed may have changed: the answer
+ * cache (web.AnswerCache) serves kept answers only once web.AnswerInvalidation has applied the change
+ * log up to the current version, and listeners ({@link #onChange}) wake it when the version moves.
  *
  * <p>Two sources move it:
  * <ul>
@@ -63,6 +65,8 @@ public class CommitWatch implements ApplicationEventListener<ChainCommitted> {
     private final boolean postgres;
     private final DataSource dataSource;
     private final AtomicLong version = new AtomicLong();
+    /** Told after each move of the version (on the moving thread: keep them short). */
+    private final List<Runnable> onChange = new CopyOnWriteArrayList<>();
     /** The watching connection has read a snapshot and has not failed since. */
     private volatile boolean watching;
     private volatile boolean started;
@@ -99,9 +103,21 @@ public class CommitWatch implements ApplicationEventListener<ChainCommitted> {
         return watching ? version.get() : UNKNOWN;
     }
 
+    /** Runs {@code listener} after every move of the version, on the thread that moved it. */
+    public void onChange(Runnable listener) {
+        onChange.add(listener);
+    }
+
     @Override
     public void onApplicationEvent(ChainCommitted event) {
+        moved();
+    }
+
+    private void moved() {
         version.incrementAndGet();
+        for (Runnable listener : onChange) {
+            listener.run();
+        }
     }
 
     private synchronized void start() {
@@ -132,7 +148,7 @@ public class CommitWatch implements ApplicationEventListener<ChainCommitted> {
                     }
                     if (!now.equals(seen)) {
                         seen = now;
-                        version.incrementAndGet();
+                        moved();
                     }
                     watching = true;
                     // Sleeps on the socket: a message from the server (it is shutting down) or a broken

@@ -9,12 +9,21 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import io.stacksexplorer.codec.CodecException;
+import io.stacksexplorer.codec.tx.StacksTransaction;
+import io.stacksexplorer.codec.tx.TransactionPayload;
+
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 
 /**
- * Reads of the change log (migration V200) for subscriptions, and who a changed transaction
- * concerns: the store of the "changes" aggregate, whose SQL is all here. Plain JDBC on the pool
+ * Reads of the change log (migration V200) for subscriptions and the answer cache, and who and
+ * what a changed transaction concerns: the store of the "changes" aggregate, whose SQL is all here. Plain JDBC on the pool
  * ({@link PlainJdbc}) like the other stores' hot reads: the poll runs every few tens of milliseconds
  * on every server.
  */
@@ -175,5 +184,158 @@ public class ChangeQueries {
 
     private <T> List<T> query(String sql, PlainJdbc.Binder binder, PlainJdbc.Reader<T> reader) {
         return PlainJdbc.query(dataSource, "change log read", sql, binder, reader);
+    }
+
+    // --- What changes reached: for the answer cache (web.AnswerInvalidation) ----------------------
+    //
+    // The heights of the blocks the log names, and for the transactions it names, the principals,
+    // contracts and pending sets they belong to. Each query takes the rows of every fork and, for the
+    // mempool, rows kept after the transaction left it: a transaction that just left the chain or the
+    // mempool is found where it was.
+
+
+    /** Ids per statement, so that a long backlog is read in statements of a bounded size. */
+    static final int REACH_CHUNK = 500;
+
+    /** The canonical tip's height (blocks_height_idx, newest first). */
+    private static final String TIP_HEIGHT = "SELECT block_height FROM blocks WHERE canonical = TRUE"
+            + " ORDER BY block_height DESC FETCH FIRST 1 ROWS ONLY";
+    /**
+     * Whether the newest block or microblock change is a microblock's: then transactions of
+     * microblocks logged before are still unsettled. Walks the log's key backwards to the first.
+     */
+    private static final String LAST_IS_MICROBLOCK = "SELECT kind FROM change_log"
+            + " WHERE kind IN ('block', 'microblock') ORDER BY position DESC FETCH FIRST 1 ROWS ONLY";
+    private static final String HEIGHTS = "SELECT index_block_hash, block_height FROM blocks"
+            + " WHERE index_block_hash IN (:ids)";
+    /**
+     * The principals of each mined row of the transactions, with what the row deployed; found through
+     * the transaction's rows, which give the block's height that leads the history's key (V205).
+     */
+    private static final String MINED = "SELECT t.tx_type, t.contract_id, p.principal FROM txs t"
+            + " LEFT JOIN principal_txs p ON p.block_height = t.block_height"
+            + " AND p.index_block_hash = t.index_block_hash AND p.tx_id = t.tx_id WHERE t.tx_id IN (:ids)";
+    /** The contracts whose log events the transactions' mined rows hold (the events' key, V205). */
+    private static final String LOGGING = "SELECT DISTINCT e.contract_id FROM txs t JOIN tx_events e"
+            + " ON e.block_height = t.block_height AND e.index_block_hash = t.index_block_hash AND e.tx_id = t.tx_id"
+            + " WHERE t.tx_id IN (:ids) AND e.event_type = 'smart_contract_log'";
+    /**
+     * The mempool rows of the transactions, pending or not (a row stays after it leaves): who each
+     * concerns is its sender, sponsor, deployed or called contract and, read from the raw
+     * transaction, a token transfer's recipient (the write path's mempool_principals, whose rows go
+     * with the transaction).
+     */
+    private static final String POOLED = "SELECT tx_type, sender_address, sponsor_address, contract_id, raw_tx"
+            + " FROM mempool_txs WHERE tx_id IN (:ids)";
+
+    /**
+     * What a set of transactions reached; a set left empty was not asked for.
+     *
+     * @param principals        whose mined history holds one of them
+     * @param pendingPrincipals whose mempool page holds or held one of them
+     * @param contracts         deployed (mined or pending) by one of them
+     * @param loggingContracts  with a log event in one of them
+     * @param pendingUnknown    a pending token transfer did not decode: its recipient is not known
+     */
+    public record Reached(Set<String> principals, Set<String> pendingPrincipals, Set<String> contracts,
+                          Set<String> loggingContracts, boolean pendingUnknown) {
+    }
+
+    /** Which of the answers' inputs to work out: the others are not asked for. */
+    public record Wanted(boolean principals, boolean pending, boolean contracts, boolean logs) {
+    }
+
+
+    /** The canonical tip's height; -1 when there is no block. */
+    public long tipHeight() {
+        List<Long> rows = PlainJdbc.query(dataSource, "tip height", TIP_HEIGHT, ps -> { }, rs -> rs.getLong(1));
+        return rows.isEmpty() ? -1 : rows.get(0);
+    }
+
+    /** Whether microblocks were logged after the last block (their transactions are not settled yet). */
+    public boolean microblocksSinceLastBlock() {
+        List<String> rows = PlainJdbc.query(dataSource, "last block change", LAST_IS_MICROBLOCK, ps -> { },
+                rs -> rs.getString(1));
+        return !rows.isEmpty() && rows.get(0).equals("microblock");
+    }
+
+    /** The height of each block, on any fork, that is stored. */
+    public Map<String, Long> heights(Collection<String> indexBlockHashes) {
+        Map<String, Long> heights = new HashMap<>();
+        for (List<String> chunk : chunks(indexBlockHashes)) {
+            PlainJdbc.queryByIds(dataSource, HEIGHTS, chunk, (ps, next) -> { },
+                    rs -> heights.put(rs.getString(1), rs.getLong(2)));
+        }
+        return heights;
+    }
+
+    /** What the transactions {@code txIds} reached, as far as {@code wanted} asks. */
+    public Reached reached(Collection<String> txIds, Wanted wanted) {
+        Set<String> principals = new HashSet<>();
+        Set<String> pending = new HashSet<>();
+        Set<String> contracts = new HashSet<>();
+        Set<String> logging = new HashSet<>();
+        boolean[] undecodable = {false};
+        for (List<String> chunk : chunks(txIds)) {
+            if (wanted.principals() || wanted.contracts()) {
+                PlainJdbc.queryByIds(dataSource, MINED, chunk, (ps, next) -> { }, rs -> {
+                    if ("smart_contract".equals(rs.getString(1)) && rs.getString(2) != null) {
+                        contracts.add(rs.getString(2));
+                    }
+                    if (rs.getString(3) != null) {
+                        principals.add(rs.getString(3));
+                    }
+                    return null;
+                });
+            }
+            if (wanted.logs()) {
+                PlainJdbc.queryByIds(dataSource, LOGGING, chunk, (ps, next) -> { },
+                        rs -> logging.add(rs.getString(1)));
+            }
+            if (wanted.pending() || wanted.contracts()) {
+                PlainJdbc.queryByIds(dataSource, POOLED, chunk, (ps, next) -> { }, rs -> {
+                    String type = rs.getString(1);
+                    pending.add(rs.getString(2));
+                    if (rs.getString(3) != null) {
+                        pending.add(rs.getString(3));
+                    }
+                    if (rs.getString(4) != null) {
+                        pending.add(rs.getString(4));
+                        if ("smart_contract".equals(type)) {
+                            contracts.add(rs.getString(4));
+                        }
+                    }
+                    if ("token_transfer".equals(type)) {
+                        String recipient = recipient(rs.getString(5));
+                        if (recipient != null) {
+                            pending.add(recipient);
+                        } else {
+                            undecodable[0] = true;
+                        }
+                    }
+                    return null;
+                });
+            }
+        }
+        return new Reached(principals, pending, contracts, logging, undecodable[0]);
+    }
+
+    /** A token transfer's recipient, or null when the raw transaction does not decode. */
+    static String recipient(String rawTx) {
+        try {
+            return StacksTransaction.decodeHex(rawTx).payload() instanceof TransactionPayload.TokenTransfer transfer
+                    ? transfer.recipientAddress() : null;
+        } catch (CodecException | IllegalArgumentException e) {
+            return null;
+        }
+    }
+
+    private static List<List<String>> chunks(Collection<String> ids) {
+        List<String> all = List.copyOf(ids);
+        List<List<String>> chunks = new ArrayList<>();
+        for (int from = 0; from < all.size(); from += REACH_CHUNK) {
+            chunks.add(all.subList(from, Math.min(all.size(), from + REACH_CHUNK)));
+        }
+        return chunks;
     }
 }

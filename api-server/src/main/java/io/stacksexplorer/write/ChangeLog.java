@@ -209,12 +209,13 @@ final class ChangeLog {
     }
 
     /**
-     * Transactions the write just made replaced by fee (MempoolReplacement), each with its new state,
-     * after the write's own entries: logged where they happened, so that a batch of many payloads
-     * logs in the same order as one transaction per payload.
+     * Transactions the write just dropped on its own account, replaced by fee (MempoolReplacement) or
+     * garbage-collected (MempoolWrites), each with its new state, after the write's own entries:
+     * logged where they happened, so that a batch of many payloads logs in the same order as one
+     * transaction per payload.
      */
-    static void replacedByFee(Statements sql) {
-        List<String> replaced = sql.mempool().replacedByFee();
+    static void droppedHere(Statements sql) {
+        List<String> replaced = sql.mempool().droppedHere();
         for (String txId : replaced) {
             sql.changeLog().tx(txId, null);
         }

@@ -174,7 +174,7 @@ final class MempoolReplacement {
         if (!drop(sql, txId, REPLACED, winner)) {
             return false;
         }
-        sql.mempool().replacedByFee().add(txId);
+        sql.mempool().droppedHere().add(txId);
         return true;
     }
 

@@ -27,8 +27,11 @@ final class MempoolState {
     private final Map<String, Long> pendingChanges = new HashMap<>();
     /** The nonces each row this transaction made pending spends; for {@link #pendingMempool}. */
     private final Map<String, List<NonceSlot>> pendingSlots = new HashMap<>();
-    /** Transactions dropped as replaced by fee in this transaction, for the change log ({@link MempoolReplacement}). */
-    private final List<String> replacedByFee = new ArrayList<>();
+    /**
+     * Transactions this database transaction dropped on its own account, for the change log: replaced
+     * by fee ({@link MempoolReplacement}) or garbage-collected ({@link MempoolWrites#collectGarbage}).
+     */
+    private final List<String> droppedHere = new ArrayList<>();
 
     MempoolState(Statements sql, PendingMempool pendingMempool) {
         this.sql = sql;
@@ -99,9 +102,9 @@ final class MempoolState {
         return found;
     }
 
-    /** Transactions this database transaction dropped as replaced by fee, in order. */
-    List<String> replacedByFee() {
-        return replacedByFee;
+    /** Transactions this database transaction dropped on its own account (not the node's), in order. */
+    List<String> droppedHere() {
+        return droppedHere;
     }
 
     /**

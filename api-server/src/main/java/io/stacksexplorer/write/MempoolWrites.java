@@ -282,10 +282,16 @@ final class MempoolWrites {
         }
         boolean collected = false;
         for (String txId : sql.mempool().unwritten().pendingSinceAtMost(receivedAtMost)) {
-            collected |= sql.mempool().unwritten().prune(txId, GARBAGE_COLLECTED);
+            if (sql.mempool().unwritten().prune(txId, GARBAGE_COLLECTED)) {
+                collected = true;
+                sql.mempool().droppedHere().add(txId);
+            }
         }
         for (String txId : sql.mempool().pendingSinceAtMost(receivedAtMost)) {
-            collected |= remove(sql, txId, GARBAGE_COLLECTED);
+            if (remove(sql, txId, GARBAGE_COLLECTED)) {
+                collected = true;
+                sql.mempool().droppedHere().add(txId);
+            }
         }
         return collected;
     }

@@ -1,0 +1,39 @@
+package io.stacksexplorer.web;
+
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.MeterBinder;
+import io.micronaut.context.BeanProvider;
+import io.micronaut.context.annotation.Requires;
+import jakarta.inject.Singleton;
+
+/**
+ * The answer cache as an operator watches it: requests answered from it ({@code result="hit"}) and
+ * requests it passed to their route ({@code result="miss"}: not kept yet, dropped by a change, or
+ * asked while a commit was being applied), and how many answers it holds. On H2 or with the cache
+ * switched off both counters stay at 0.
+ */
+@Singleton
+@Requires(property = "stacks.metrics.enabled", value = "true")
+class AnswerCacheMetrics implements MeterBinder {
+
+    // A provider: the registry binds this class before the filter's own dependencies may exist.
+    private final BeanProvider<AnswerCache> cache;
+    private final BeanProvider<KeptAnswers> kept;
+
+    AnswerCacheMetrics(BeanProvider<AnswerCache> cache, BeanProvider<KeptAnswers> kept) {
+        this.cache = cache;
+        this.kept = kept;
+    }
+
+    @Override
+    public void bindTo(MeterRegistry registry) {
+        FunctionCounter.builder("stacks.answer.cache", cache, c -> c.get().hits.sum()).tag("result", "hit")
+                .description("Requests answered from the answer cache").register(registry);
+        FunctionCounter.builder("stacks.answer.cache", cache, c -> c.get().misses.sum()).tag("result", "miss")
+                .description("Requests the answer cache passed to their route").register(registry);
+        Gauge.builder("stacks.answer.cache.answers", kept, k -> k.get().size())
+                .description("Answers held by the answer cache").register(registry);
+    }
+}
