@@ -116,7 +116,7 @@ class LiveReadBenchmark {
     static final Map<String, Double> PEER_P99 = Map.of("/extended", 22.0);
 
     /** One measured run: wrk's figures, the server's CPU per request, the cache's hit rate (NaN: no metric). */
-    record Run(double rps, double p99, double cpuMicros, double hitRate, long non2xx) {
+    record Run(double rps, double p99, double cpuMicros, double hitRate, long non2xx, double answerBytes) {
     }
 
     @Test
@@ -153,7 +153,7 @@ class LiveReadBenchmark {
             long replayStarted = System.nanoTime();
             run(jar, List.of("-Xmx1g"), List.of("replay", replayed.toString()), pg, work.resolve("replay.log"));
             String chain = describeChain(pg, (System.nanoTime() - replayStarted) / 1e9, live.size());
-            Map<String, List<String>> routes = SpreadKeys.routes(pg, KEYS, SEED);
+            Map<String, List<String>> routes = SpreadKeys.routes(pg, KEYS, SEED, SpreadKeys.mempoolPrincipals(live));
             String only = System.getProperty("bench.routes", "");
             if (!only.isBlank()) {
                 routes.keySet().retainAll(new LinkedHashSet<>(List.of(only.split(";"))));
@@ -231,7 +231,7 @@ class LiveReadBenchmark {
                         throw new IllegalStateException("wrk on " + route.getKey() + ":\n" + out);
                     }
                     Run run = new Run(figures.rps(), figures.p99(), 1e6 * cpu / (figures.rps() * SECONDS),
-                            hitRate(cacheBefore, cacheAfter), non2xx(out));
+                            hitRate(cacheBefore, cacheAfter), non2xx(out), transferPerSecond(out) / figures.rps());
                     runs.computeIfAbsent(route.getKey(), k -> new LinkedHashMap<>()).put(pace, run);
                     System.out.printf("%s: %s, %s, %s: %s%n", Instant.now(), title, pace, route.getKey(), run);
                 }
@@ -250,10 +250,10 @@ class LiveReadBenchmark {
         LiveFeed.Pace live = PACES.contains(LiveFeed.Pace.BUSY) ? LiveFeed.Pace.BUSY : PACES.get(PACES.size() - 1);
         String liveName = live.name().toLowerCase();
         StringBuilder out = new StringBuilder(String.format("%n### %s%n%n", title));
-        out.append(String.format("| route | lines | req/s %s | %s ÷ idle | p99 ms %s | CPU µs/req %s | cache hits %s"
+        out.append(String.format("| route | lines | KB/answer | req/s %s | %s ÷ idle | p99 ms %s | CPU µs/req %s | cache hits %s"
                 + " | peer req/s | %s ÷ peer | targets (%s: ≥ %.1f of idle, ≥ %.0f× peer, p99 ≤ peer's) |%n",
                 paces, liveName, paces, paces, paces, liveName, liveName, OF_IDLE, OF_PEER));
-        out.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
+        out.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
         for (Map.Entry<String, Map<LiveFeed.Pace, Run>> route : runs.entrySet()) {
             Map<LiveFeed.Pace, Run> byPace = route.getValue();
             Run idle = byPace.get(LiveFeed.Pace.IDLE);
@@ -267,8 +267,10 @@ class LiveReadBenchmark {
                     verdict("peer", ofPeer, ofPeer >= OF_PEER),
                     peerP99 == null || busy == null ? "p99 n/a"
                             : String.format("p99 %.1f vs %.0f ms %s", busy.p99(), peerP99, busy.p99() <= peerP99 ? "yes" : "NO"));
-            out.append(String.format("| %s | %,d | %s | %s | %s | %s | %s | %s | %s | %s |%n", route.getKey(),
-                    new LinkedHashSet<>(routes.get(route.getKey())).size(),
+            double bytes = byPace.values().stream().mapToDouble(Run::answerBytes).filter(b -> !Double.isNaN(b))
+                    .average().orElse(Double.NaN);
+            out.append(String.format("| %s | %,d | %.1f | %s | %s | %s | %s | %s | %s | %s | %s |%n", route.getKey(),
+                    new LinkedHashSet<>(routes.get(route.getKey())).size(), bytes / 1024,
                     cells(byPace, r -> String.format("%,.0f", r.rps())),
                     Double.isNaN(ofIdle) ? "–" : String.format("%.2f", ofIdle),
                     cells(byPace, r -> String.format("%.1f", r.p99())),
@@ -286,7 +288,9 @@ class LiveReadBenchmark {
         out.append(String.format("%nAnswers other than 2xx/3xx: %s.%n", errors.isEmpty() ? "none" : String.join(", ", errors)));
         out.append("Live feed (one pace spans every route's warm-up and measurement): ");
         out.append(String.join("; ", feeds.stream().filter(f -> f.pace() != LiveFeed.Pace.IDLE).map(Object::toString).toList()));
-        out.append(".\nPeer: today's peer (v9.0.2) on PostgreSQL 15, a 20,000-transaction generated chain, wrk -t2 -c16,"
+        out.append(".\nKB/answer: wrk's bytes read per request (headers included), over the paces; the lines of a route"
+                + " times it is what keeping all of its answers takes.\n");
+        out.append("Peer: today's peer (v9.0.2) on PostgreSQL 15, a 20,000-transaction generated chain, wrk -t2 -c16,"
                 + " one request line per route (issue 48), not rerun here; its p99 is known for /extended only.\n");
         return out.toString();
     }
@@ -306,6 +310,18 @@ class LiveReadBenchmark {
         double hits = after[0] - before[0];
         double misses = after[1] - before[1];
         return hits + misses == 0 ? Double.NaN : hits / (hits + misses);
+    }
+
+    private static final Pattern TRANSFER = Pattern.compile("Transfer/sec:\\s+([0-9.]+)(B|KB|MB|GB)");
+
+    /** wrk's bytes read per second (headers and bodies), NaN when it printed none. */
+    private static double transferPerSecond(String wrkOutput) {
+        Matcher m = TRANSFER.matcher(wrkOutput);
+        if (!m.find()) {
+            return Double.NaN;
+        }
+        int power = List.of("B", "KB", "MB", "GB").indexOf(m.group(2));
+        return Double.parseDouble(m.group(1)) * Math.pow(1024, power);
     }
 
     private static final Pattern NON_2XX = Pattern.compile("Non-2xx or 3xx responses: (\\d+)");

@@ -1,5 +1,11 @@
 package io.stacksexplorer.bench;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.stacksexplorer.ingest.NodeFeeder;
+import io.stacksexplorer.write.CodecTxDecoder;
+import io.stacksexplorer.write.TxFacts;
+
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -14,6 +20,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
 import java.util.function.Function;
 
 /**
@@ -21,7 +28,7 @@ import java.util.function.Function;
  * block (by height, by hash), canonical transaction ids (2 and 20 per request), deployed contracts
  * (2 per request), contracts with logs and principals with history (first page, and deep pages at
  * offsets near the peer's measured ones on the contracts and principals that have that many), and
- * principals with pending transactions. A route's lines go to a file that a wrk script reads, one
+ * principals with pending transactions, now or during the live feed ({@link #mempoolPrincipals}). A route's lines go to a file that a wrk script reads, one
  * line picked at random per request ({@link #wrkScript}), so that a kept answer is asked again only
  * as often as its key comes up.
  */
@@ -30,6 +37,7 @@ final class SpreadKeys {
     /** Deep pages: offsets from the given one up to this much further, where the history is that long. */
     private static final int OFFSET_SPREAD = 2_000;
     private static final int PAGE = 20;
+    private static final ObjectMapper JSON = new ObjectMapper();
 
     private SpreadKeys() {
     }
@@ -39,7 +47,8 @@ final class SpreadKeys {
      * {@code lines} each (every canonical block for the block routes); a route whose keys the chain
      * does not have (a deep page on a small chain) is left out.
      */
-    static Map<String, List<String>> routes(Map<String, String> pgEnv, int lines, long seed) throws SQLException {
+    static Map<String, List<String>> routes(Map<String, String> pgEnv, int lines, long seed,
+                                            java.util.Collection<String> mempoolPrincipals) throws SQLException {
         Random random = new Random(seed);
         Map<String, List<String>> routes = new LinkedHashMap<>();
         try (Connection c = DriverManager.getConnection("jdbc:postgresql://" + pgEnv.get("PG_HOST") + ":"
@@ -76,13 +85,40 @@ final class SpreadKeys {
                     (p, offset) -> "/extended/v2/addresses/" + p + "/transactions?offset=" + offset));
             routes.put("address transactions, offset 6,500", deep(random, lines, history, 6_500,
                     (p, offset) -> "/extended/v2/addresses/" + p + "/transactions?offset=" + offset));
-            // Principals with pending transactions first, then others (an empty page), up to the lines wanted.
+            // Principals with pending transactions now or during the feed first, then others (an empty
+            // page), up to the lines wanted.
             LinkedHashSet<String> mempool = new LinkedHashSet<>(pending);
+            mempoolPrincipals.stream().limit(Math.max(0, lines - mempool.size())).forEach(mempool::add);
             principals.keySet().stream().limit(Math.max(0, lines - mempool.size())).forEach(mempool::add);
             routes.put("address mempool", first(lines, mempool, p -> "/extended/v1/address/" + p + "/mempool"));
         }
         routes.values().removeIf(List::isEmpty);
         return routes;
+    }
+
+    /**
+     * The senders, sponsors, recipients and contracts of the transactions that {@code payloads}
+     * announce to the mempool: the principals whose mempool page the feed changes. The generator
+     * mines most announced transactions within a few blocks, so the replayed database alone holds
+     * few principals with pending transactions.
+     */
+    static Set<String> mempoolPrincipals(List<NodeFeeder.Payload> payloads) throws IOException {
+        CodecTxDecoder decoder = new CodecTxDecoder();
+        Set<String> principals = new LinkedHashSet<>();
+        for (NodeFeeder.Payload payload : payloads) {
+            if (payload.path().equals("/new_mempool_tx")) {
+                for (JsonNode raw : JSON.readTree(payload.body())) {
+                    TxFacts facts = decoder.decode(raw.asText());
+                    for (String principal : new String[] {facts.senderAddress(), facts.sponsorAddress(),
+                            facts.recipient(), facts.contractId()}) {
+                        if (principal != null) {
+                            principals.add(principal);
+                        }
+                    }
+                }
+            }
+        }
+        return principals;
     }
 
     /** How many of a route's lines are distinct, for the report. */
