@@ -85,11 +85,14 @@ public final class PgCluster implements AutoCloseable {
         return cluster;
     }
 
-    /** A hot standby streaming from this cluster ({@code pg_basebackup -R}). */
-    PgCluster standby() throws Exception {
+    /** A hot standby streaming from this cluster ({@code pg_basebackup -R}); public for LiveReadBenchmark. */
+    public PgCluster standby() throws Exception {
         PgCluster standby = new PgCluster(bin, newDir(), freePort(), settings);
         standby.run(bin.resolve("pg_basebackup").toString(), "-h", "127.0.0.1", "-p", String.valueOf(port),
-                "-U", "postgres", "-D", standby.data().toString(), "-R", "-X", "stream");
+                "-U", "postgres", "-D", standby.data().toString(), "-R", "-X", "stream",
+                // A spread checkpoint would take checkpoint_completion_target of checkpoint_timeout
+                // (4.5 min by default) once the primary holds more than a few dirty pages.
+                "--checkpoint=fast");
         standby.start();
         return standby;
     }
