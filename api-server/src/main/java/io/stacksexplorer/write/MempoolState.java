@@ -28,8 +28,10 @@ final class MempoolState {
     /** The nonces each row this transaction made pending spends; for {@link #pendingMempool}. */
     private final Map<String, List<NonceSlot>> pendingSlots = new HashMap<>();
     /**
-     * Transactions this database transaction dropped on its own account, for the change log: replaced
-     * by fee ({@link MempoolReplacement}) or garbage-collected ({@link MempoolWrites#collectGarbage}).
+     * Transactions whose mempool state this database transaction changed on its own account, not the
+     * node's, for the change log: replaced by fee ({@link MempoolReplacement}), garbage-collected
+     * ({@link MempoolWrites#collectGarbage}), or pending again with the transaction that had replaced
+     * them when a reorg returns it.
      */
     private final List<String> droppedHere = new ArrayList<>();
 

@@ -329,11 +329,8 @@ final class MempoolWrites {
                     facts.sponsorNonce());
             sql.mempool().pendingSince(txId, receiptHeight, NonceSlot.of(facts));
             addPrincipals(sql, txId, receiptTime, facts);
-        } else {
-            if (!(Boolean) rows.get(0)[2]) {
-                return false;
-            }
-            pendingAgain(sql, txId, (String) rows.get(0)[0], (Long) rows.get(0)[1], receiptHeight);
+        } else if (!pendingAgainIfLeft(sql, rows, txId, receiptHeight)) {
+            return false;
         }
         returnReplaced(sql, txId, receiptHeight);
         return true;
@@ -341,20 +338,35 @@ final class MempoolWrites {
 
     /**
      * What {@code winner} replaced is pending again now that no canonical block mines it: the next
-     * block (or a rival's arrival) decides anew ({@link MempoolReplacement}).
+     * block (or a rival's arrival) decides anew ({@link MempoolReplacement}). Each one's state
+     * changed on this write's own account: it is logged as a change ({@link MempoolState#droppedHere}).
      */
     private void returnReplaced(Statements sql, String winner, long receiptHeight) throws SQLException {
         for (String txId : MempoolReplacement.replacedBy(sql, winner)) {
+            boolean returned;
             if (sql.mempool().unwritten().contains(txId)) {
-                sql.mempool().unwritten().restore(txId, receiptHeight);
-                continue;
+                returned = sql.mempool().unwritten().restore(txId, receiptHeight);
+            } else {
+                returned = pendingAgainIfLeft(sql, sql.query(MEMPOOL_TX,
+                        rs -> new Object[]{rs.getString(1), rs.getLong(2), rs.getBoolean(3)}, txId), txId, receiptHeight);
             }
-            List<Object[]> rows = sql.query(MEMPOOL_TX,
-                    rs -> new Object[]{rs.getString(1), rs.getLong(2), rs.getBoolean(3)}, txId);
-            if (!rows.isEmpty() && (Boolean) rows.get(0)[2]) {
-                pendingAgain(sql, txId, (String) rows.get(0)[0], (Long) rows.get(0)[1], receiptHeight);
+            if (returned) {
+                sql.mempool().droppedHere().add(txId);
             }
         }
+    }
+
+    /**
+     * Pending again if its mempool row ({@link #MEMPOOL_TX}: raw, receipt time, pruned) says it left;
+     * false when there is no row or it is still pending.
+     */
+    private boolean pendingAgainIfLeft(Statements sql, List<Object[]> row, String txId, long receiptHeight)
+            throws SQLException {
+        if (row.isEmpty() || !(Boolean) row.get(0)[2]) {
+            return false;
+        }
+        pendingAgain(sql, txId, (String) row.get(0)[0], (Long) row.get(0)[1], receiptHeight);
+        return true;
     }
 
     private void pendingAgain(Statements sql, String txId, String rawTx, long receiptTime, long receiptHeight)

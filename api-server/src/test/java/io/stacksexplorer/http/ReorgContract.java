@@ -167,12 +167,17 @@ abstract class ReorgContract {
                 api.writer().writeBlock(tip);
             }
             assertEquals("pending", lookup(api, strayId).at("/result/tx_status").asText());
+            io.stacksexplorer.query.ChangeQueries changes = api.context().getBean(io.stacksexplorer.query.ChangeQueries.class);
+            long before = changes.head();
             for (long height = 18 + 256; height < 21 + 256; height++) {
                 tip = emptyChild(tip, height);
                 api.writer().writeBlock(tip);
             }
             assertEquals("dropped_stale_garbage_collect", lookup(api, strayId).at("/result/tx_status").asText(),
                     "received at 18, collected at 274");
+            // A new state: logged, so subscribers and kept answers (issue 48) hear of it.
+            assertTrue(changes.after(before, 1_000).stream()
+                    .anyMatch(c -> c.kind().equals("tx") && strayId.equals(c.txId())), "the collection is logged");
             assertEquals("pending", lookup(api, coinbase.txId()).at("/result/tx_status").asText());
             api.writer().writeBlock(emptyChild(tip, 21 + 256));
             assertEquals("dropped_stale_garbage_collect", lookup(api, coinbase.txId()).at("/result/tx_status")

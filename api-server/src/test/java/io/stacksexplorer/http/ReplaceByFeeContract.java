@@ -7,6 +7,7 @@ import io.stacksexplorer.codec.tx.SpendingCondition;
 import io.stacksexplorer.codec.tx.StacksTransaction;
 import io.stacksexplorer.codec.tx.TransactionEncoder;
 import io.stacksexplorer.demo.DemoChain;
+import io.stacksexplorer.query.ChangeQueries;
 import io.stacksexplorer.write.NewBlock;
 import io.stacksexplorer.write.NewMempoolTransaction;
 import io.stacksexplorer.write.NewTransaction;
@@ -171,7 +172,12 @@ abstract class ReplaceByFeeContract {
             assertReplaced(api, rival, onlyInOriginal.rawTx());
 
             api.writer().writeBlock(fork20);
+            ChangeQueries changes = api.context().getBean(ChangeQueries.class);
+            long before = changes.head();
             assertTrue(api.writer().writeBlock(fork21).reorg());
+            // Its state changed with the reorg: logged, so subscribers and kept answers hear of it.
+            assertTrue(changes.after(before, 1_000).stream()
+                    .anyMatch(c -> c.kind().equals("tx") && idOf(rival).equals(c.txId())), "the returned one is logged");
             assertEquals("pending", status(api, onlyInOriginal.txId()), "only the orphaned block mined it");
             JsonNode returned = lookup(api, idOf(rival));
             assertEquals("pending", returned.get("tx_status").asText(), "what it replaced returns with it");
