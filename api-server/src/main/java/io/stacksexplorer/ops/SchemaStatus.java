@@ -1,6 +1,7 @@
 package io.stacksexplorer.ops;
 
 import io.micronaut.context.annotation.Value;
+import io.micronaut.core.util.SupplierUtil;
 import io.micronaut.data.connection.jdbc.advice.DelegatingDataSource;
 import io.stacksexplorer.config.StorageSettings;
 import jakarta.inject.Singleton;
@@ -13,6 +14,7 @@ import org.slf4j.LoggerFactory;
 import javax.sql.DataSource;
 import java.util.Arrays;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * Whether the database's schema is as new as this server's migrations, read with Flyway's
@@ -20,6 +22,11 @@ import java.util.Optional;
  * read-only standby). A reader that starts before the writer has migrated answers 503 until the
  * schema arrives; once current, the answer is kept (the writer never migrates backwards) and the
  * check costs nothing per request.
+ *
+ * <p>A process that has migrated the database itself ({@link MigratedHere}) knows the answer without
+ * asking: the schema is at this server's version. Asking anyway cost the first request of a newly
+ * migrated server a second configuration and scan of every migration, 0.2-0.4 CPU seconds on the
+ * demo's first start (docs/performance.md).
  */
 @Singleton
 public class SchemaStatus {
@@ -32,28 +39,38 @@ public class SchemaStatus {
 
     private static final Logger LOG = LoggerFactory.getLogger(SchemaStatus.class);
 
-    private final Flyway flyway;
+    private final Supplier<Flyway> flyway;
     private final DatabaseCircuit circuit;
+    private final MigratedHere migratedHere;
     private volatile boolean current;
     private volatile String problem = NOT_MIGRATED_DETAIL;
     private volatile long checkedAt = System.nanoTime() - RECHECK_NANOS;
 
-    SchemaStatus(DataSource dataSource, DatabaseCircuit circuit,
+    SchemaStatus(DataSource dataSource, DatabaseCircuit circuit, MigratedHere migratedHere,
                  @Value("${flyway.datasources.default.locations:" + StorageSettings.H2_MIGRATIONS + "}") String[] locations,
                  @Value("${flyway.datasources.default.schemas:}") String schemas) {
-        var config = Flyway.configure()
-                .dataSource(DelegatingDataSource.unwrapDataSource(dataSource))
-                .locations(locations);
-        if (!schemas.isBlank()) {
-            config.schemas(schemas.split(","));
-        }
-        this.flyway = config.load();
+        // Configured on the first check only: a process that migrates never needs it.
+        this.flyway = SupplierUtil.memoized(() -> {
+            var config = Flyway.configure()
+                    .dataSource(DelegatingDataSource.unwrapDataSource(dataSource))
+                    .locations(locations);
+            if (!schemas.isBlank()) {
+                config.schemas(schemas.split(","));
+            }
+            return config.load();
+        });
         this.circuit = circuit;
+        this.migratedHere = migratedHere;
     }
 
     /** Empty when the schema is current; otherwise why the API cannot answer yet. */
     public Optional<String> problem() {
         if (current) {
+            return Optional.empty();
+        }
+        if (migratedHere.migrated()) {
+            current = true;
+            LOG.info("database schema migrated by this process: serving");
             return Optional.empty();
         }
         long now = System.nanoTime();
@@ -70,7 +87,7 @@ public class SchemaStatus {
 
     private void check() {
         try {
-            MigrationInfoService info = flyway.info();
+            MigrationInfoService info = flyway.get().info();
             MigrationInfo applied = info.current();
             MigrationInfo[] pending = info.pending();
             if (applied != null && pending.length == 0) {
