@@ -81,7 +81,7 @@ public class ChainWriter {
             }
             if (!rederiving) {
                 ChangeLog.blockWritten(sql, block, result);
-                ChangeLog.droppedHere(sql);
+                ChangeLog.changedHere(sql);
             }
             return result;
         });
@@ -110,7 +110,7 @@ public class ChainWriter {
             // A rebuild logs nothing: the microblocks' changes are taken into a log that is never appended.
             int written = microblocks.write(sql, micro, parent, rederiving ? new ChangeLog() : sql.changeLog());
             if (!rederiving) {
-                ChangeLog.droppedHere(sql);
+                ChangeLog.changedHere(sql);
             }
             return written;
         });
@@ -138,7 +138,7 @@ public class ChainWriter {
             int added = mempool.add(sql, all);
             if (!rederiving) {
                 ChangeLog.mempoolAdded(sql, all);
-                ChangeLog.droppedHere(sql);
+                ChangeLog.changedHere(sql);
             }
             return added;
         });
@@ -263,7 +263,7 @@ public class ChainWriter {
             int added = mempool.add(sql, txs);
             if (!rederiving) {
                 ChangeLog.mempoolAdded(sql, txs);
-                ChangeLog.droppedHere(sql);
+                ChangeLog.changedHere(sql);
             }
             return added;
         });

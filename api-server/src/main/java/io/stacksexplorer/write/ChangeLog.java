@@ -209,17 +209,18 @@ final class ChangeLog {
     }
 
     /**
-     * Transactions the write just dropped on its own account, replaced by fee (MempoolReplacement) or
-     * garbage-collected (MempoolWrites), each with its new state, after the write's own entries:
+     * Transactions whose mempool state the write just changed on its own account (replaced by fee,
+     * garbage-collected, pending again with what replaced them: MempoolState#changedHere), each with
+     * its new state, after the write's own entries:
      * logged where they happened, so that a batch of many payloads logs in the same order as one
      * transaction per payload.
      */
-    static void droppedHere(Statements sql) {
-        List<String> replaced = sql.mempool().droppedHere();
-        for (String txId : replaced) {
+    static void changedHere(Statements sql) {
+        List<String> changed = sql.mempool().changedHere();
+        for (String txId : changed) {
             sql.changeLog().tx(txId, null);
         }
-        replaced.clear();
+        changed.clear();
     }
 
     /** Transactions the node dropped from its mempool: each has a new state. */

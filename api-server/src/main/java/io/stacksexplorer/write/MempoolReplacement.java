@@ -174,7 +174,7 @@ final class MempoolReplacement {
         if (!drop(sql, txId, REPLACED, winner)) {
             return false;
         }
-        sql.mempool().droppedHere().add(txId);
+        sql.mempool().changedHere().add(txId);
         return true;
     }
 

@@ -33,7 +33,7 @@ final class MempoolState {
      * ({@link MempoolWrites#collectGarbage}), or pending again with the transaction that had replaced
      * them when a reorg returns it.
      */
-    private final List<String> droppedHere = new ArrayList<>();
+    private final List<String> changedHere = new ArrayList<>();
 
     MempoolState(Statements sql, PendingMempool pendingMempool) {
         this.sql = sql;
@@ -104,9 +104,9 @@ final class MempoolState {
         return found;
     }
 
-    /** Transactions this database transaction dropped on its own account (not the node's), in order. */
-    List<String> droppedHere() {
-        return droppedHere;
+    /** Transactions whose mempool state this database transaction changed on its own account (not the node's), in order. */
+    List<String> changedHere() {
+        return changedHere;
     }
 
     /**

@@ -284,13 +284,13 @@ final class MempoolWrites {
         for (String txId : sql.mempool().unwritten().pendingSinceAtMost(receivedAtMost)) {
             if (sql.mempool().unwritten().prune(txId, GARBAGE_COLLECTED)) {
                 collected = true;
-                sql.mempool().droppedHere().add(txId);
+                sql.mempool().changedHere().add(txId);
             }
         }
         for (String txId : sql.mempool().pendingSinceAtMost(receivedAtMost)) {
             if (remove(sql, txId, GARBAGE_COLLECTED)) {
                 collected = true;
-                sql.mempool().droppedHere().add(txId);
+                sql.mempool().changedHere().add(txId);
             }
         }
         return collected;
@@ -339,7 +339,7 @@ final class MempoolWrites {
     /**
      * What {@code winner} replaced is pending again now that no canonical block mines it: the next
      * block (or a rival's arrival) decides anew ({@link MempoolReplacement}). Each one's state
-     * changed on this write's own account: it is logged as a change ({@link MempoolState#droppedHere}).
+     * changed on this write's own account: it is logged as a change ({@link MempoolState#changedHere}).
      */
     private void returnReplaced(Statements sql, String winner, long receiptHeight) throws SQLException {
         for (String txId : MempoolReplacement.replacedBy(sql, winner)) {
@@ -351,7 +351,7 @@ final class MempoolWrites {
                         rs -> new Object[]{rs.getString(1), rs.getLong(2), rs.getBoolean(3)}, txId), txId, receiptHeight);
             }
             if (returned) {
-                sql.mempool().droppedHere().add(txId);
+                sql.mempool().changedHere().add(txId);
             }
         }
     }
