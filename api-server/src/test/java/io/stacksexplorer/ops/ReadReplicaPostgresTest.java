@@ -6,6 +6,7 @@ import io.micronaut.runtime.server.EmbeddedServer;
 import io.stacksexplorer.config.RunModeSettings;
 import io.stacksexplorer.config.StorageSettings;
 import io.stacksexplorer.demo.DemoChain;
+import io.stacksexplorer.web.AnswerCacheProbe;
 import io.stacksexplorer.write.ChainWriter;
 import io.stacksexplorer.write.NewBlock;
 import org.junit.jupiter.api.Test;
@@ -95,10 +96,9 @@ class ReadReplicaPostgresTest {
                 String api = reader.getBean(EmbeddedServer.class).getURL().toString();
                 Wait.until(() -> Http.get(api + "/extended/v2/blocks/latest"),
                         a -> a.status() == 200 && a.body().contains("\"height\":5,"), 15);
-                // Asked until kept: the cache starts following the log with the first request.
+                // An answer is kept once the cache follows the change log (it starts with a request).
+                Wait.until(() -> AnswerCacheProbe.applied(reader), applied -> applied, 15);
                 Http.Answer block2 = Http.get(api + "/extended/v2/blocks/2");
-                Thread.sleep(300);
-                block2 = Http.get(api + "/extended/v2/blocks/2");
                 assertEquals(200, block2.status(), block2.body());
                 DataSource primaryDb = DelegatingDataSource.unwrapDataSource(writer.getBean(DataSource.class));
                 try (Connection c = primaryDb.getConnection()) {
@@ -111,6 +111,8 @@ class ReadReplicaPostgresTest {
                         a -> a.body().contains("\"height\":8,"), 15);
                 System.out.printf("reader on the standby replaced its latest block %d ms after the writer wrote it%n",
                         (System.nanoTime() - written) / 1_000_000);
+                // Served from the cache only once it has applied every replayed commit.
+                Wait.until(() -> AnswerCacheProbe.applied(reader), applied -> applied, 15);
                 assertEquals(block2.body(), Http.get(api + "/extended/v2/blocks/2").body(),
                         "three blocks and an unlogged update later, the kept answer of block 2 is served");
                 assertTrue(Http.get(api + "/extended/v2/blocks/2?unanchored=false").body()
