@@ -41,7 +41,7 @@ import java.util.regex.Pattern;
         description = "Stacks explorer API; with no command it starts the server (configured by environment"
                 + " variables, see README).",
         subcommands = {CommandLine.HelpCommand.class, Application.Replay.class, Application.Rebuild.class,
-                GenerateCommand.class})
+                GenerateCommand.class, DemoDatabaseCommand.class})
 public final class Application implements Callable<Integer> {
 
     /**
@@ -89,6 +89,7 @@ public final class Application implements Callable<Integer> {
         Map<String, String> env = System.getenv();
         Map<String, Object> props = startupProperties(env);
         String[] args = serverArgs.toArray(String[]::new);
+        DemoDatabaseCommand.placeOnFirstStart(env, props, serverArgs);
         if (RunModeSettings.WRITEONLY.equals(RunModeSettings.apiMode(env))) {
             // No public API server: only the context (database, write path, event observer, metrics).
             ApplicationContext context = ApplicationContext.builder(Application.class).args(args)
@@ -140,7 +141,11 @@ public final class Application implements Callable<Integer> {
 
     /** A context for a maintenance command: the database and the write path, no servers, no demo chain. */
     static ApplicationContext commandContext() {
-        Map<String, String> env = System.getenv();
+        return commandContext(System.getenv());
+    }
+
+    /** The same, on the database {@code env} names. */
+    static ApplicationContext commandContext(Map<String, String> env) {
         Map<String, Object> props = startupProperties(env);
         props.put("stacks.event-observer.enabled", false);
         props.put("demo-data.enabled", false);

@@ -1,7 +1,9 @@
 package io.stacksexplorer.config;
 
+import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Chooses the database from the environment, with the peer's variable names so an operator can
@@ -68,11 +70,29 @@ public final class StorageSettings {
      */
     private static final String H2_CLOSED_BY_THE_POOL = ";DB_CLOSE_ON_EXIT=FALSE";
 
+    private static final String DEFAULT_H2_FILE = "./data/stacks-explorer";
+
     private StorageSettings() {
     }
 
     /** Migrations of the embedded database: the common ones, and the few H2 spells differently. */
     public static final String H2_MIGRATIONS = "classpath:db/migration/common,classpath:db/migration/h2";
+
+    /** The embedded database's file base name ({@code H2_FILE}), unless PostgreSQL or memory is configured. */
+    public static Optional<Path> h2Base(Map<String, String> env) {
+        if (usesPostgres(env) || "true".equalsIgnoreCase(env.get("H2_IN_MEMORY"))) {
+            return Optional.empty();
+        }
+        return Optional.of(Path.of(env.getOrDefault("H2_FILE", DEFAULT_H2_FILE)));
+    }
+
+    /**
+     * A plain connection URL for the H2 file of {@code base} with the options every server opens it with
+     * (a file made by the server opens only with the same name case and mode), for tools and tests.
+     */
+    public static String h2FileUrl(Path base) {
+        return "jdbc:h2:file:" + base.toAbsolutePath() + H2_OPTIONS;
+    }
 
     public static boolean usesPostgres(Map<String, String> env) {
         return notBlank(env.get("PG_HOST"));
@@ -106,7 +126,7 @@ public final class StorageSettings {
         } else {
             String url = "true".equalsIgnoreCase(env.get("H2_IN_MEMORY"))
                     ? "jdbc:h2:mem:stacks-explorer;DB_CLOSE_DELAY=-1"
-                    : "jdbc:h2:file:" + env.getOrDefault("H2_FILE", "./data/stacks-explorer") + H2_WRITE_DELAY
+                    : "jdbc:h2:file:" + env.getOrDefault("H2_FILE", DEFAULT_H2_FILE) + H2_WRITE_DELAY
                             + H2_CLOSED_BY_THE_POOL
                             + ("true".equalsIgnoreCase(env.get("H2_COMPRESS")) ? H2_COMPRESSED : "");
             props.put("datasources.default.url", url + H2_OPTIONS);
