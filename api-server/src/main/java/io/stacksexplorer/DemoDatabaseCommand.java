@@ -75,9 +75,7 @@ final class DemoDatabaseCommand implements Callable<Integer> {
                 Files.delete(file);
             }
         }
-        Map<String, String> env = new HashMap<>(System.getenv());
-        List.of("PG_HOST", "H2_IN_MEMORY", "H2_COMPRESS", "H2_FSYNC").forEach(env::remove);
-        env.put("H2_FILE", base.toString());
+        Map<String, String> env = plainH2File(base);
         long seed;
         try (ApplicationContext context = Application.commandContext(env)) {
             DemoDataLoader loader = context.getBean(DemoDataLoader.class);
@@ -97,10 +95,9 @@ final class DemoDatabaseCommand implements Callable<Integer> {
     private void rehearseFirstStart() throws Exception {
         Path scratch = Files.createTempDirectory("demo-first-start");
         try {
-            Map<String, String> env = new HashMap<>(System.getenv());
-            List.of("PG_HOST", "H2_IN_MEMORY", "H2_COMPRESS", "H2_FSYNC", "DEMO_DATA", "DEMO_DATA_PREBUILT",
-                    "DEMO_DATA_SEED", "STACKS_API_MODE").forEach(env::remove);
-            env.put("H2_FILE", scratch.resolve(DemoDatabase.BASE_NAME).toString());
+            Map<String, String> env = plainH2File(scratch.resolve(DemoDatabase.BASE_NAME));
+            // and the defaults a new user's first start has
+            List.of("DEMO_DATA", "DEMO_DATA_PREBUILT", "DEMO_DATA_SEED", "STACKS_API_MODE").forEach(env::remove);
             Map<String, Object> props = Application.startupProperties(env);
             props.put("micronaut.server.port", -1);
             props.put("stacks.event-observer.port", 0);
@@ -129,6 +126,14 @@ final class DemoDatabaseCommand implements Callable<Integer> {
         }
     }
 
+    /** This process's environment, but storing in a plain H2 file at {@code base}, whatever it named. */
+    private static Map<String, String> plainH2File(Path base) {
+        Map<String, String> env = new HashMap<>(System.getenv());
+        List.of("PG_HOST", "H2_IN_MEMORY", "H2_COMPRESS", "H2_FSYNC").forEach(env::remove);
+        env.put("H2_FILE", base.toString());
+        return env;
+    }
+
     /**
      * On a server's start: copies the demo database built with this jar into the embedded database's
      * place when the demo chain would be generated into a new file and nothing chose otherwise (another
@@ -142,8 +147,8 @@ final class DemoDatabaseCommand implements Callable<Integer> {
                 && !"false".equalsIgnoreCase(env.getOrDefault("DEMO_DATA_PREBUILT", "true").trim())
                 && !env.containsKey("DEMO_DATA_SEED")
                 && serverArgs.stream().noneMatch(a -> a.contains("demo-data."));
-        Optional<Path> jar = DemoDatabase.runningJar();
-        if (!demoWanted || h2Base.isEmpty() || jar.isEmpty()) {
+        Optional<Path> jar = demoWanted && h2Base.isPresent() ? DemoDatabase.runningJar() : Optional.empty();
+        if (jar.isEmpty()) {
             return;
         }
         long started = System.nanoTime();
@@ -158,7 +163,7 @@ final class DemoDatabaseCommand implements Callable<Integer> {
                 props.put("demo-data.copied-from-this-jar", true);
                 LOG.info("Demo data (preset demo, seed {}): {} built with this jar ({} MB, {} ms)",
                         Preset.DEMO.seed(), placed.why(), placed.bytes() >> 20, (System.nanoTime() - started) / 1_000_000);
-            } else if (!placed.why().startsWith("the embedded database exists")) {
+            } else if (!placed.databaseExisted()) {
                 LOG.info("Demo data: {}; generating it", placed.why());
             }
         } catch (IOException | RuntimeException e) {

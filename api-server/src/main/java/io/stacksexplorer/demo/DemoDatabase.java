@@ -44,11 +44,18 @@ public final class DemoDatabase {
     private DemoDatabase() {
     }
 
+    private static final String DATABASE_EXISTS = "the embedded database exists";
+
     /** What a first start did: copied (with the file and its size) or not (and why). */
     public record Placement(boolean copied, String why, long bytes) {
 
         static Placement skipped(String why) {
             return new Placement(false, why, 0);
+        }
+
+        /** Not copied because a database is there already: every start but the first, nothing to say. */
+        public boolean databaseExisted() {
+            return DATABASE_EXISTS.equals(why);
         }
     }
 
@@ -98,7 +105,7 @@ public final class DemoDatabase {
     public static Placement placeIfNew(Path folder, Path builtWith, long seed, Path h2Base) throws IOException {
         Path target = h2File(h2Base);
         if (Files.exists(target)) {
-            return Placement.skipped("the embedded database exists");
+            return Placement.skipped(DATABASE_EXISTS);
         }
         Path source = h2File(folder.resolve(BASE_NAME));
         Path stampFile = folder.resolve(STAMP);

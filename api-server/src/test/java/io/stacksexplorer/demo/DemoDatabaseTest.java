@@ -74,6 +74,7 @@ class DemoDatabaseTest {
         DemoDatabase.Placement placed = DemoDatabase.placeIfNew(folder, jar, 12, base);
 
         assertFalse(placed.copied());
+        assertTrue(placed.databaseExisted());
         assertArrayEquals(theirs, Files.readAllBytes(DemoDatabase.h2File(base)));
     }
 

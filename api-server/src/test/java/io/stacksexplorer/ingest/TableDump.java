@@ -12,8 +12,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-/** Every row of every table the write path fills, as text, for comparing two databases row for row. */
-final class TableDump {
+/**
+ * Every row of every table the write path fills, as text, for comparing two databases row for row
+ * (also conformance-tests' {@code DemoDatabaseStartTest}, through the test-jar).
+ */
+public final class TableDump {
 
     static final List<String> TABLES = List.of("blocks", "txs", "tx_events", "principal_txs",
             "principal_stats", "contract_log_stats", "smart_contracts", "mempool_txs", "mempool_principals",
@@ -30,9 +33,15 @@ final class TableDump {
      */
     static Map<String, List<String>> of(Connection c, Set<String> skippedColumns, Map<String, String> whereByTable)
             throws SQLException {
+        return of(c, TABLES, skippedColumns, whereByTable);
+    }
+
+    /** The same for the tables named. */
+    public static Map<String, List<String>> of(Connection c, List<String> tableNames, Set<String> skippedColumns,
+                                               Map<String, String> whereByTable) throws SQLException {
         Map<String, List<String>> tables = new LinkedHashMap<>();
         try (Statement st = c.createStatement()) {
-            for (String table : TABLES) {
+            for (String table : tableNames) {
                 String where = whereByTable.containsKey(table) ? " WHERE " + whereByTable.get(table) : "";
                 List<String> rows = new ArrayList<>();
                 try (ResultSet rs = st.executeQuery("SELECT * FROM " + table + where)) {
@@ -53,5 +62,18 @@ final class TableDump {
             }
         }
         return tables;
+    }
+
+    /** Every table of the schema the connection is in (H2: {@code public}) but Flyway's history, by name. */
+    public static List<String> everyTable(Connection c) throws SQLException {
+        List<String> names = new ArrayList<>();
+        try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SELECT TABLE_NAME FROM"
+                + " INFORMATION_SCHEMA.TABLES WHERE TABLE_SCHEMA = 'public' AND TABLE_TYPE = 'BASE TABLE'"
+                + " AND TABLE_NAME <> 'flyway_schema_history' ORDER BY TABLE_NAME")) {
+            while (rs.next()) {
+                names.add(rs.getString(1));
+            }
+        }
+        return names;
     }
 }

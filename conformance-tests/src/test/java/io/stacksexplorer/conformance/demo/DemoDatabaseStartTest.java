@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.stacksexplorer.config.StorageSettings;
 import io.stacksexplorer.demo.DemoChain;
+import io.stacksexplorer.ingest.TableDump;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.URI;
@@ -18,15 +19,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
-import java.sql.ResultSet;
-import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -129,47 +127,14 @@ class DemoDatabaseStartTest {
     }
 
     /**
-     * When a row was written, not what it says: the change log's {@code recorded_at} (the write path's
-     * clock, so that subscribers can tell the age of a change) differs between any two loads.
+     * Every table of the H2 file but Flyway's history (install times), each as its rows sorted; the
+     * change log's {@code recorded_at} is when a row was written (the write path's clock, so that
+     * subscribers can tell the age of a change), not what it says, and differs between any two loads.
      */
-    private static final java.util.Set<String> WALL_CLOCK_COLUMNS = java.util.Set.of("recorded_at");
-
-    /** Every table of the H2 file but Flyway's history (install times), each as its rows sorted. */
     private static Map<String, List<String>> tables(Path base) throws SQLException {
-        Map<String, List<String>> tables = new TreeMap<>();
-        try (Connection c = DriverManager.getConnection(StorageSettings.h2FileUrl(base) + ";ACCESS_MODE_DATA=r", "sa", "");
-             Statement st = c.createStatement()) {
-            List<String> names = new ArrayList<>();
-            try (ResultSet rs = st.executeQuery("SELECT TABLE_NAME FROM INFORMATION_SCHEMA.TABLES"
-                    + " WHERE TABLE_SCHEMA = 'public' AND TABLE_TYPE = 'BASE TABLE'")) {
-                while (rs.next()) {
-                    names.add(rs.getString(1));
-                }
-            }
-            names.remove("flyway_schema_history");
-            for (String name : names) {
-                List<String> rows = new ArrayList<>();
-                try (ResultSet rs = st.executeQuery("SELECT * FROM \"" + name + "\"")) {
-                    ResultSetMetaData meta = rs.getMetaData();
-                    while (rs.next()) {
-                        StringBuilder row = new StringBuilder();
-                        for (int i = 1; i <= meta.getColumnCount(); i++) {
-                            if (WALL_CLOCK_COLUMNS.contains(meta.getColumnName(i).toLowerCase(java.util.Locale.ROOT))) {
-                                continue;
-                            }
-                            Object value = rs.getObject(i);
-                            row.append(meta.getColumnName(i)).append('=')
-                                    .append(value instanceof byte[] bytes ? java.util.HexFormat.of().formatHex(bytes) : value)
-                                    .append(';');
-                        }
-                        rows.add(row.toString());
-                    }
-                }
-                rows.sort(null);
-                tables.put(name, rows);
-            }
+        try (Connection c = DriverManager.getConnection(StorageSettings.h2FileUrl(base) + ";ACCESS_MODE_DATA=r", "sa", "")) {
+            return TableDump.of(c, TableDump.everyTable(c), Set.of("change_log.recorded_at"), Map.of());
         }
-        return tables;
     }
 
     private static int freePort() throws IOException {
