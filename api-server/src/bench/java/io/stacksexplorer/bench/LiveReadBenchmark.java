@@ -115,8 +115,13 @@ class LiveReadBenchmark {
     /** The peer's p99 in milliseconds, known for /extended only (issue 48). */
     static final Map<String, Double> PEER_P99 = Map.of("/extended", 22.0);
 
-    /** One measured run: wrk's figures, the server's CPU per request, the cache's hit rate (NaN: no metric). */
-    record Run(double rps, double p99, double cpuMicros, double hitRate, long non2xx, double answerBytes) {
+    /**
+     * One measured run: wrk's figures, the server's CPU per request, PostgreSQL's (every {@code postgres}
+     * process of the machine: the clusters' backends, WAL sender and receiver, and the startup process that
+     * replays WAL on a standby), the cache's hit rate (NaN: no metric).
+     */
+    record Run(double rps, double p99, double cpuMicros, double pgCpuMicros, double hitRate, long non2xx,
+               double answerBytes) {
     }
 
     @Test
@@ -223,15 +228,17 @@ class LiveReadBenchmark {
                     wrk(server, route.getValue(), WARM_UP);
                     double[] cacheBefore = server.cacheCounts();
                     double cpuBefore = ProcessCpu.process(server.process.pid());
+                    double pgBefore = ProcessCpu.processesNamed("postgres");
                     String out = wrk(server, route.getValue(), SECONDS);
                     double cpu = ProcessCpu.process(server.process.pid()) - cpuBefore;
+                    double pgCpu = ProcessCpu.processesNamed("postgres") - pgBefore;
                     double[] cacheAfter = server.cacheCounts();
                     ThroughputBenchmark.Result figures = ThroughputBenchmark.wrkFigures(out);
                     if (figures == null) {
                         throw new IllegalStateException("wrk on " + route.getKey() + ":\n" + out);
                     }
                     Run run = new Run(figures.rps(), figures.p99(), 1e6 * cpu / (figures.rps() * SECONDS),
-                            hitRate(cacheBefore, cacheAfter), non2xx(out), transferPerSecond(out) / figures.rps());
+                            1e6 * pgCpu / (figures.rps() * SECONDS), hitRate(cacheBefore, cacheAfter), non2xx(out), transferPerSecond(out) / figures.rps());
                     runs.computeIfAbsent(route.getKey(), k -> new LinkedHashMap<>()).put(pace, run);
                     System.out.printf("%s: %s, %s, %s: %s%n", Instant.now(), title, pace, route.getKey(), run);
                 }
@@ -250,10 +257,10 @@ class LiveReadBenchmark {
         LiveFeed.Pace live = PACES.contains(LiveFeed.Pace.BUSY) ? LiveFeed.Pace.BUSY : PACES.get(PACES.size() - 1);
         String liveName = live.name().toLowerCase();
         StringBuilder out = new StringBuilder(String.format("%n### %s%n%n", title));
-        out.append(String.format("| route | lines | KB/answer | req/s %s | %s ÷ idle | p99 ms %s | CPU µs/req %s | cache hits %s"
+        out.append(String.format("| route | lines | KB/answer | req/s %s | %s ÷ idle | p99 ms %s | CPU µs/req %s | PostgreSQL CPU µs/req %s | cache hits %s"
                 + " | peer req/s | %s ÷ peer | targets (%s: ≥ %.1f of idle, ≥ %.0f× peer, p99 ≤ peer's) |%n",
-                paces, liveName, paces, paces, paces, liveName, liveName, OF_IDLE, OF_PEER));
-        out.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
+                paces, liveName, paces, paces, paces, paces, liveName, liveName, OF_IDLE, OF_PEER));
+        out.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
         for (Map.Entry<String, Map<LiveFeed.Pace, Run>> route : runs.entrySet()) {
             Map<LiveFeed.Pace, Run> byPace = route.getValue();
             Run idle = byPace.get(LiveFeed.Pace.IDLE);
@@ -269,12 +276,13 @@ class LiveReadBenchmark {
                             : String.format("p99 %.1f vs %.0f ms %s", busy.p99(), peerP99, busy.p99() <= peerP99 ? "yes" : "NO"));
             double bytes = byPace.values().stream().mapToDouble(Run::answerBytes).filter(b -> !Double.isNaN(b))
                     .average().orElse(Double.NaN);
-            out.append(String.format("| %s | %,d | %.1f | %s | %s | %s | %s | %s | %s | %s | %s |%n", route.getKey(),
+            out.append(String.format("| %s | %,d | %.1f | %s | %s | %s | %s | %s | %s | %s | %s | %s |%n", route.getKey(),
                     new LinkedHashSet<>(routes.get(route.getKey())).size(), bytes / 1024,
                     cells(byPace, r -> String.format("%,.0f", r.rps())),
                     Double.isNaN(ofIdle) ? "–" : String.format("%.2f", ofIdle),
                     cells(byPace, r -> String.format("%.1f", r.p99())),
                     cells(byPace, r -> String.format("%,.0f", r.cpuMicros())),
+                    cells(byPace, r -> String.format("%,.0f", r.pgCpuMicros())),
                     cells(byPace, r -> Double.isNaN(r.hitRate()) ? "n/a" : String.format("%.0f %%", 100 * r.hitRate())),
                     peer == null ? "–" : String.format("%,.0f", peer),
                     Double.isNaN(ofPeer) ? "–" : String.format("%.1f×", ofPeer), targets));

@@ -64,20 +64,11 @@ public class ContractQueries {
 
     /**
      * The ABI JSON of each contract's latest canonical successful deployment, for the contracts that
-     * have one; one query for a whole page of contract calls.
+     * have one; one query for the deployments of a whole page of contract calls, their ABIs from the
+     * cache by deployment.
      */
     public Map<String, String> abis(Collection<String> contractIds) {
-        Map<String, ContractDeployRow> latest = new HashMap<>();
-        for (ContractDeployRow row : contracts.findAllDeployed(contractIds)) {
-            latest.merge(row.contractId(), row, (a, b) -> b.blockHeight() > a.blockHeight() ? b : a);
-        }
-        Map<String, String> abis = new HashMap<>();
-        latest.forEach((contract, row) -> {
-            if (row.abi() != null) {
-                abis.put(contract, row.abi());
-            }
-        });
-        return abis;
+        return abisOf(contracts.latestSuccessfulDeploys(contractIds));
     }
 
     /**
