@@ -228,10 +228,10 @@ class LiveReadBenchmark {
                     wrk(server, route.getValue(), WARM_UP);
                     double[] cacheBefore = server.cacheCounts();
                     double cpuBefore = ProcessCpu.process(server.process.pid());
-                    double pgBefore = ProcessCpu.processesNamed("postgres");
+                    Map<Long, Double> pgBefore = ProcessCpu.byProcess("postgres");
                     String out = wrk(server, route.getValue(), SECONDS);
                     double cpu = ProcessCpu.process(server.process.pid()) - cpuBefore;
-                    double pgCpu = ProcessCpu.processesNamed("postgres") - pgBefore;
+                    double pgCpu = ProcessCpu.spentBetween(pgBefore, ProcessCpu.byProcess("postgres"));
                     double[] cacheAfter = server.cacheCounts();
                     ThroughputBenchmark.Result figures = ThroughputBenchmark.wrkFigures(out);
                     if (figures == null) {

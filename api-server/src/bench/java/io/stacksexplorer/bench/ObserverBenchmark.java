@@ -178,7 +178,7 @@ class ObserverBenchmark {
             // Where the feed's CPU went: the server's threads, PostgreSQL (every 'postgres' process on
             // this machine), and this JVM, which feeds.
             Map<String, Double> serverBefore = ProcessCpu.threadsOf(server.pid());
-            double postgresBefore = ProcessCpu.processesNamed("postgres");
+            Map<Long, Double> postgresBefore = ProcessCpu.byProcess("postgres");
             double feederBefore = ProcessCpu.process(ProcessHandle.current().pid());
             long started = System.nanoTime();
             NodeFeeder.Result answered = NodeFeeder.deliverAll("127.0.0.1", port, connections, payloads);
@@ -189,7 +189,7 @@ class ObserverBenchmark {
             }
             Map<String, Double> cpu = ProcessCpu.minus(ProcessCpu.threadsOf(server.pid()), serverBefore);
             if (database.equals("postgres")) {
-                cpu.put("PostgreSQL processes", ProcessCpu.processesNamed("postgres") - postgresBefore);
+                cpu.put("PostgreSQL processes", ProcessCpu.spentBetween(postgresBefore, ProcessCpu.byProcess("postgres")));
             }
             cpu.put("feeder JVM", ProcessCpu.process(ProcessHandle.current().pid()) - feederBefore);
             return new Row(build.getKey(), database, derive, connections, answered, derived, cpu);

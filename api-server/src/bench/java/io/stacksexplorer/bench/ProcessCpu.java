@@ -52,22 +52,37 @@ final class ProcessCpu {
         return seconds;
     }
 
-    /** CPU seconds of every process with this command name (e.g. {@code postgres}: the server and its backends). */
-    static double processesNamed(String name) {
-        double total = 0;
+    /** CPU seconds of each live process with this command name (e.g. {@code postgres}: the server and its backends), by pid. */
+    static Map<Long, Double> byProcess(String name) {
+        Map<Long, Double> seconds = new LinkedHashMap<>();
         try (Stream<Path> processes = Files.list(Path.of("/proc"))) {
             for (Path process : (Iterable<Path>) processes::iterator) {
-                if (process.getFileName().toString().chars().allMatch(Character::isDigit)) {
+                String pid = process.getFileName().toString();
+                if (pid.chars().allMatch(Character::isDigit)) {
                     Stat stat = stat(process.resolve("stat"));
                     if (stat != null && stat.name().equals(name)) {
-                        total += stat.seconds();
+                        seconds.put(Long.parseLong(pid), stat.seconds());
                     }
                 }
             }
         } catch (IOException e) {
-            return 0;
+            return seconds;
         }
-        return total;
+        return seconds;
+    }
+
+    /**
+     * CPU seconds that processes spent between two {@link #byProcess} readings: a process seen in both
+     * counts its growth, one that started meanwhile all of its time. One that ended meanwhile is gone
+     * from the second reading with what it spent (a short-lived backend): an underestimate, never the
+     * negative total that subtracting two sums gives when a process ends.
+     */
+    static double spentBetween(Map<Long, Double> before, Map<Long, Double> after) {
+        double spent = 0;
+        for (Map.Entry<Long, Double> process : after.entrySet()) {
+            spent += Math.max(0, process.getValue() - before.getOrDefault(process.getKey(), 0.0));
+        }
+        return spent;
     }
 
     /** CPU seconds of one process, all its threads together. */
