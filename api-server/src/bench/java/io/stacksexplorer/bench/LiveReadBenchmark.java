@@ -56,7 +56,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * payloads a second). Request lines come from the replayed database ({@link SpreadKeys}); per pace
  * and route, {@code wrk -t2 -c16 --latency} with a script that picks a line at random per request,
  * {@code bench.warmUp} seconds, then {@code bench.seconds} measured, after one pass of
- * {@code bench.firstPass} seconds over every route per server (its JIT). The server's CPU counts
+ * {@code bench.firstPass} seconds over every route per server with the busy feed on (its JIT, the
+ * ingest path's too). The server's CPU counts
  * everything its JVM did meanwhile, the writer's ingest too. The hit rate is read from the server's
  * {@code stacks_answer_cache_total{result=hit|miss}} counter around the measured seconds ("n/a" on
  * a build without it). Then ({@code bench.standby}, default true) a standby is made with
@@ -215,9 +216,17 @@ class LiveReadBenchmark {
     /** Every route at every pace on one server: the first pass, then pace by pace, route by route. */
     private static String measure(String title, Server server, LiveFeed feed, Map<String, List<String>> routes,
                                   Map<String, Path> scripts) throws Exception {
-        System.out.printf("%s: %s, first pass over the routes%n", Instant.now(), title);
-        for (Path script : scripts.values()) {
-            wrk(server, script, FIRST_PASS);
+        // The first pass runs with the busy feed on: a writer that has been ingesting has its ingest path
+        // compiled; without this the JIT compiled it during the busy pace's first routes (12-28 % of the
+        // server's CPU then, in a profile of 2026-12-03), and those routes read half their idle rate.
+        System.out.printf("%s: %s, first pass over the routes, busy feed on%n", Instant.now(), title);
+        feed.start(LiveFeed.Pace.BUSY);
+        try {
+            for (Path script : scripts.values()) {
+                wrk(server, script, FIRST_PASS);
+            }
+        } finally {
+            System.out.printf("%s, first pass: feed %s%n", title, feed.stop());
         }
         Map<String, Map<LiveFeed.Pace, Run>> runs = new LinkedHashMap<>();
         List<LiveFeed.Delivered> feeds = new ArrayList<>();

@@ -45,7 +45,8 @@ import java.util.zip.ZipFile;
  *     [-Dbench.baseline=12d5522] [-Dbench.transactions=20000]
  * </pre>
  *
- * <p>Properties: {@code bench.transactions} (default 20,000), {@code bench.seed} (11),
+ * <p>Properties: {@code bench.runs} (default 3: every configuration that many times, the builds
+ * alternating, and a table of medians and ranges, {@link Medians}), {@code bench.transactions} (default 20,000), {@code bench.seed} (11),
  * {@code bench.databases} (default {@code h2,h2-fsync,postgres}; postgres only with pg.tests),
  * {@code bench.derive} (default {@code before-answer,after-answer}: {@code STACKS_OBSERVER_DERIVE};
  * after-answer runs are timed to the moment the last payload is derived, read from the server's
@@ -67,6 +68,11 @@ class ObserverBenchmark {
 
     private static final List<String> DERIVE = List.of(System.getProperty("bench.derive",
             "before-answer,after-answer").split(","));
+    /**
+     * Runs of every configuration (issue 51: a figure is a median, not one reading of a fast or slow
+     * hour); the builds alternate within each run, configuration by configuration.
+     */
+    private static final int RUNS = Integer.getInteger("bench.runs", 3);
     /** The server JVM's options (space-separated), to measure a JVM setting against the default. */
     private static final List<String> JVM_ARGS = List.of(System.getProperty("bench.jvmArgs", "-Xmx512m").trim().split("\\s+"));
 
@@ -74,8 +80,17 @@ class ObserverBenchmark {
      * @param derivedSeconds after-answer: from the first POST until the last payload was derived
      *                       (the figure the rates use); before-answer: the same as the answers' seconds
      */
-    private record Row(String build, String database, String derive, NodeFeeder.Connections connections,
+    /** A database, a derivation mode and a connection style: what one feed is measured with. */
+    private record Configuration(String database, String derive, NodeFeeder.Connections connections) {
+    }
+
+    private record Row(int run, String build, String database, String derive, NodeFeeder.Connections connections,
                        NodeFeeder.Result result, double derivedSeconds, Map<String, Double> cpu) {
+
+        /** The configuration this row is one run of. */
+        String configuration() {
+            return database + " | " + derive + " | " + connectionName(connections);
+        }
     }
 
     /** The CPU table's columns: the server's thread groups (ProcessCpu), then the other processes. */
@@ -105,53 +120,67 @@ class ObserverBenchmark {
         }
         builds.put("this build", module.resolve("target/api-server.jar"));
 
+        Map<String, Boolean> hasAfterAnswer = new HashMap<>();
+        for (Map.Entry<String, Path> build : builds.entrySet()) {
+            hasAfterAnswer.put(build.getKey(), derivesAfterAnswer(build.getValue()));
+        }
+        // After-answer: PostgreSQL only, and only for a build that has the setting.
+        List<Configuration> configurations = new ArrayList<>();
+        for (String database : DATABASES) {
+            for (String derive : DERIVE) {
+                if (!derive.equals("after-answer") || database.equals("postgres")) {
+                    for (NodeFeeder.Connections connections : NodeFeeder.Connections.values()) {
+                        configurations.add(new Configuration(database, derive, connections));
+                    }
+                }
+            }
+        }
         List<Row> rows = new ArrayList<>();
         String postgresSettings = "";
-        for (Map.Entry<String, Path> build : builds.entrySet()) {
-            boolean hasAfterAnswer = derivesAfterAnswer(build.getValue());
-            for (String database : DATABASES) {
-                for (String derive : DERIVE) {
-                    // After-answer: PostgreSQL only, and only for a build that has the setting.
-                    if (derive.equals("after-answer") && (!database.equals("postgres") || !hasAfterAnswer)) {
+        for (int run = 1; run <= RUNS; run++) {
+            for (Configuration c : configurations) {
+                for (Map.Entry<String, Path> build : builds.entrySet()) {
+                    if (c.derive().equals("after-answer") && !hasAfterAnswer.get(build.getKey())) {
                         continue;
                     }
-                    for (NodeFeeder.Connections connections : NodeFeeder.Connections.values()) {
-                        Map<String, String> env = new HashMap<>();
-                        String schema = null;
-                        switch (database) {
-                            case "h2" -> env.put("H2_FILE", work.resolve("h2-" + UUID.randomUUID()).resolve("db").toString());
-                            case "h2-fsync" -> {
-                                env.put("H2_FILE", work.resolve("h2-" + UUID.randomUUID()).resolve("db").toString());
-                                env.put("H2_FSYNC", "true");
-                            }
-                            case "postgres" -> {
-                                schema = "obs" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
-                                env.putAll(TestDatabase.postgresEnvironment(schema));
-                                postgresSettings = postgresSettings(env);
-                            }
-                            default -> throw new IllegalArgumentException("unknown database " + database);
+                    Map<String, String> env = new HashMap<>();
+                    String schema = null;
+                    switch (c.database()) {
+                        case "h2" -> env.put("H2_FILE", work.resolve("h2-" + UUID.randomUUID()).resolve("db").toString());
+                        case "h2-fsync" -> {
+                            env.put("H2_FILE", work.resolve("h2-" + UUID.randomUUID()).resolve("db").toString());
+                            env.put("H2_FSYNC", "true");
                         }
-                        env.put("STACKS_OBSERVER_DERIVE", derive);
-                        try {
-                            Row row = feed(build, database, derive, env, payloads, connections,
-                                    work.resolve("server-" + database + ".log"));
-                            rows.add(row);
-                            System.out.printf("%s, %s, %s, %s: %s; derived after %.1f s%n", build.getKey(), database,
-                                    derive, connections, row.result(), row.derivedSeconds());
-                        } finally {
-                            if (schema != null) {
-                                dropSchema(env, schema);
-                            }
-                            deleteH2(env);
+                        case "postgres" -> {
+                            schema = "obs" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
+                            env.putAll(TestDatabase.postgresEnvironment(schema));
+                            postgresSettings = postgresSettings(env);
                         }
+                        default -> throw new IllegalArgumentException("unknown database " + c.database());
+                    }
+                    env.put("STACKS_OBSERVER_DERIVE", c.derive());
+                    try {
+                        Row row = feed(run, build, c.database(), c.derive(), env, payloads, c.connections(),
+                                work.resolve("server-" + c.database() + ".log"));
+                        rows.add(row);
+                        System.out.printf("run %d of %d, %s, %s, %s, %s: %s; derived after %.1f s%n", run, RUNS,
+                                build.getKey(), c.database(), c.derive(), c.connections(), row.result(),
+                                row.derivedSeconds());
+                    } finally {
+                        if (schema != null) {
+                            dropSchema(env, schema);
+                        }
+                        deleteH2(env);
                     }
                 }
             }
         }
         System.out.println(table(rows, transactions, blocks, payloads.size(), postgresSettings));
+        System.out.println(Medians.table(rows.stream().map(r -> new Medians.Reading(r.configuration(), r.build(),
+                r.run(), blocks / r.derivedSeconds(), transactions / r.derivedSeconds())).toList(), RUNS));
     }
 
-    private static Row feed(Map.Entry<String, Path> build, String database, String derive, Map<String, String> env,
+    private static Row feed(int run, Map.Entry<String, Path> build, String database, String derive, Map<String, String> env,
                             List<NodeFeeder.Payload> payloads, NodeFeeder.Connections connections, Path serverLog)
             throws Exception {
         int port = freePort();
@@ -192,7 +221,7 @@ class ObserverBenchmark {
                 cpu.put("PostgreSQL processes", ProcessCpu.spentBetween(postgresBefore, ProcessCpu.byProcess("postgres")));
             }
             cpu.put("feeder JVM", ProcessCpu.process(ProcessHandle.current().pid()) - feederBefore);
-            return new Row(build.getKey(), database, derive, connections, answered, derived, cpu);
+            return new Row(run, build.getKey(), database, derive, connections, answered, derived, cpu);
         } finally {
             server.destroy();
             if (!server.waitFor(60, TimeUnit.SECONDS)) {
@@ -225,26 +254,25 @@ class ObserverBenchmark {
         out.append(String.format("%nObserver benchmark, %s: generated log, %,d transactions in %,d blocks, %,d payloads"
                         + " (seed %d); %d cores; server JVM %s; PostgreSQL %s%n%n", Instant.now(), transactions, blocks,
                 payloads, SEED, Runtime.getRuntime().availableProcessors(), String.join(" ", JVM_ARGS), postgresSettings));
-        out.append("| build | database | derived | connection | seconds to last answer / last derived | tx/s | blocks/s"
+        out.append("| run | build | database | derived | connection | seconds to last answer / last derived | tx/s | blocks/s"
                 + " | payloads/s | ms per payload p50 / p99 | /new_block ms p50 / p99 | second half: blocks/s to its last answer |\n"
-                + "|---|---|---|---|---|---|---|---|---|---|---|\n");
+                + "|---|---|---|---|---|---|---|---|---|---|---|---|\n");
         for (Row row : rows) {
             NodeFeeder.Result r = row.result();
             double seconds = row.derivedSeconds();
-            out.append(String.format("| %s | %s | %s | %s | %.1f / %.1f | %,.0f | %,.0f | %,.0f | %.2f / %.2f | %.2f / %.2f | %,.0f |%n",
-                    row.build(), row.database(), row.derive(),
-                    row.connections() == NodeFeeder.Connections.KEEP_ALIVE ? "kept alive" : "new per payload",
+            out.append(String.format("| %d | %s | %s | %s | %s | %.1f / %.1f | %,.0f | %,.0f | %,.0f | %.2f / %.2f | %.2f / %.2f | %,.0f |%n",
+                    row.run(), row.build(), row.database(), row.derive(), connectionName(row.connections()),
                     r.seconds(), seconds, transactions / seconds, blocks / seconds, payloads / seconds,
                     r.p50Millis(), r.p99Millis(), r.blockP50Millis(), r.blockP99Millis(),
                     r.secondHalfBlocks() / r.secondHalfSeconds()));
         }
         out.append(String.format("%nCPU seconds from the first POST to the last answer (after-answer: to the last"
                 + " derivation), and per payload (/proc, user + system):%n%n"));
-        out.append("| build | database | derived | connection | " + String.join(" | ", CPU_COLUMNS) + " |\n|---|---|---|---|"
-                + "---|".repeat(CPU_COLUMNS.size()) + "\n");
+        out.append("| run | build | database | derived | connection | " + String.join(" | ", CPU_COLUMNS)
+                + " |\n|---|---|---|---|---|" + "---|".repeat(CPU_COLUMNS.size()) + "\n");
         for (Row row : rows) {
-            out.append(String.format("| %s | %s | %s | %s |", row.build(), row.database(), row.derive(),
-                    row.connections() == NodeFeeder.Connections.KEEP_ALIVE ? "kept alive" : "new per payload"));
+            out.append(String.format("| %d | %s | %s | %s | %s |", row.run(), row.build(), row.database(), row.derive(),
+                    connectionName(row.connections())));
             for (String column : CPU_COLUMNS) {
                 Double seconds = row.cpu().get(column);
                 out.append(seconds == null ? " |" : String.format(" %.1f (%.2f ms) |", seconds, 1000 * seconds / payloads));
@@ -252,6 +280,10 @@ class ObserverBenchmark {
             out.append('\n');
         }
         return out.toString();
+    }
+
+    private static String connectionName(NodeFeeder.Connections connections) {
+        return connections == NodeFeeder.Connections.KEEP_ALIVE ? "kept alive" : "new per payload";
     }
 
     private static String postgresSettings(Map<String, String> env) throws SQLException {
