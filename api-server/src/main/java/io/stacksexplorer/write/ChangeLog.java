@@ -24,6 +24,11 @@ final class ChangeLog {
     static final String KIND_MEMPOOL = "mempool";
     static final String KIND_TX = "tx";
     static final String KIND_MICROBLOCK = "microblock";
+    /**
+     * Every derived row was written again (a rebuild): a follower that keeps what it derived from the
+     * rows (the answer cache) starts over; subscriptions, which know no such kind, skip it.
+     */
+    static final String KIND_REBUILD = "rebuild";
 
     /** Takes {@code ?} positions; the row lock it takes orders the commits of concurrent writers. */
     private static final WriteStatement ADVANCE_HEAD = writing(CHANGE_LOG_HEAD).sql(
@@ -90,6 +95,12 @@ final class ChangeLog {
         for (String txId : txIds) {
             changes.add(new Change(KIND_MEMPOOL, null, txId));
         }
+        return this;
+    }
+
+    /** The derived tables were emptied and derived again ({@link #KIND_REBUILD}). */
+    ChangeLog rebuilt() {
+        changes.add(new Change(KIND_REBUILD, null, null));
         return this;
     }
 
