@@ -241,8 +241,8 @@ public class ChainWriter {
      * Runs {@code work} (a rebuild: {@link #clearDerived}, then every stored payload again) without
      * appending its changes to the change log: they were logged when the payloads first arrived, and
      * their rows name blocks and transactions by hash and id, which a rebuild derives again the same.
-     * Subscribers see nothing twice; a resume renders the rebuilt rows. One {@code rebuild} entry
-     * follows it ({@link ChangeLog#rebuilt}).
+     * Subscribers see nothing twice; a resume renders the rebuilt rows. Then one mark, after a failure
+     * too ({@link ChangeLog#rebuilt}): every row may have been written again, so kept answers go.
      */
     public void rederiving(Runnable work) {
         rederiving = true;
@@ -250,13 +250,7 @@ public class ChainWriter {
             work.run();
         } finally {
             rederiving = false;
-            // One mark instead: every row may have been written again (or, after a failure, only some),
-            // so what a server derived from the rows before (kept answers) is dropped, on every server
-            // that follows the log, standbys included.
-            transactions.inTransaction(sql -> {
-                sql.changeLog().rebuilt();
-                return null;
-            });
+            transactions.inTransaction(ChangeLog::rebuilt);
         }
     }
 

@@ -98,10 +98,13 @@ final class ChangeLog {
         return this;
     }
 
-    /** The derived tables were emptied and derived again ({@link #KIND_REBUILD}). */
-    ChangeLog rebuilt() {
-        changes.add(new Change(KIND_REBUILD, null, null));
-        return this;
+    /**
+     * Marks, in the transaction of {@code sql}, that the derived tables were emptied and derived again
+     * ({@link #KIND_REBUILD}): the answer cache on every server that follows the log drops all it kept.
+     */
+    static Void rebuilt(Statements sql) {
+        sql.changeLog().changes.add(new Change(KIND_REBUILD, null, null));
+        return null;
     }
 
     /** A microblock stored for the first time on top of the anchored block {@code parentIndexBlockHash}. */
