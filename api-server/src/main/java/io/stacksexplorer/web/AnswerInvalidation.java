@@ -153,6 +153,7 @@ class AnswerInvalidation {
         changed.add(Dependency.of(Kind.ANY));
         Set<String> txIds = new LinkedHashSet<>();
         List<String> blocks = new ArrayList<>();
+        boolean everything = false;
         for (Change change : page) {
             switch (change.kind()) {
                 case "block" -> {
@@ -173,17 +174,23 @@ class AnswerInvalidation {
                     }
                 }
                 case "tx", "mempool" -> txIds.add(change.txId());
-                default -> {
-                    kept.changedEverything();
-                    return;
-                }
+                // A rebuild (write.ChangeLog.KIND_REBUILD) wrote every derived row again.
+                case "rebuild" -> everything = true;
+                // A kind this build does not know (a newer writer's): whatever it changed, nothing kept is trusted.
+                default -> everything = true;
             }
         }
         if (!blocks.isEmpty()) {
             changed.add(Dependency.of(Kind.TIP));
+            // Also when everything goes: the highest block seen must move, or a later block replacing
+            // one of these would not be taken for a reorg.
             if (reorg(blocks)) {
                 changed.add(Dependency.of(Kind.REORG));
             }
+        }
+        if (everything) {
+            kept.changedEverything();
+            return;
         }
         if (!txIds.isEmpty()) {
             reached(txIds, changed);
