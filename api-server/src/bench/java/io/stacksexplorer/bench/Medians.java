@@ -11,17 +11,17 @@ import java.util.Map;
  * this one, the ratio of the two builds run by run: the runs alternate builds, so each pair shares
  * an hour of the machine.
  */
-final class Medians {
+public final class Medians {
 
     /** One run's rates of one build in one configuration. */
-    record Reading(String configuration, String build, int run, double blocksPerSecond, double txPerSecond) {
+    public record Reading(String configuration, String build, int run, double blocksPerSecond, double txPerSecond) {
     }
 
     private Medians() {
     }
 
     /** The median of the values (the mean of the middle two for an even count); NaN for none. */
-    static double median(List<Double> values) {
+    public static double median(List<Double> values) {
         if (values.isEmpty()) {
             return Double.NaN;
         }
@@ -33,17 +33,20 @@ final class Medians {
     /**
      * A Markdown table: per configuration and build, blocks/s and tx/s as median (lowest-highest) of
      * the runs, and, for each build after the first, its blocks/s over the first build's, run by run
-     * and their median.
+     * and their median. {@code configurationColumns} names the columns a configuration fills, separated
+     * by {@code " | "} as the configurations' own text is ("database | derived | connection").
      */
-    static String table(List<Reading> readings, int runs) {
+    public static String table(List<Reading> readings, int runs, String configurationColumns) {
         Map<String, Map<String, List<Reading>>> byConfiguration = new LinkedHashMap<>();
         for (Reading r : readings) {
             byConfiguration.computeIfAbsent(r.configuration(), c -> new LinkedHashMap<>())
                     .computeIfAbsent(r.build(), b -> new ArrayList<>()).add(r);
         }
         StringBuilder out = new StringBuilder(String.format("%nMedians of %d runs (the builds alternating in each):%n%n", runs));
-        out.append("| database | derived | connection | build | runs | blocks/s median (range) | tx/s median (range)"
-                + " | blocks/s ÷ the first build's, run by run (median) |\n|---|---|---|---|---:|---:|---:|---|\n");
+        int columns = configurationColumns.split(" \\| ").length;
+        out.append("| ").append(configurationColumns).append(" | build | runs | blocks/s median (range) | tx/s median (range)"
+                + " | blocks/s ÷ the first build's, run by run (median) |\n|").append("---|".repeat(columns + 1))
+                .append("---:|---:|---:|---|\n");
         byConfiguration.forEach((configuration, byBuild) -> {
             List<Reading> first = byBuild.values().iterator().next();
             byBuild.forEach((build, runsOfBuild) -> {
@@ -57,7 +60,7 @@ final class Medians {
     }
 
     /** {@code median (lowest-highest)}, whole numbers. */
-    static String summary(List<Double> values) {
+    public static String summary(List<Double> values) {
         double low = values.stream().mapToDouble(Double::doubleValue).min().orElse(Double.NaN);
         double high = values.stream().mapToDouble(Double::doubleValue).max().orElse(Double.NaN);
         return String.format("%,.0f (%,.0f-%,.0f)", median(values), low, high);

@@ -177,7 +177,7 @@ class ObserverBenchmark {
         }
         System.out.println(table(rows, transactions, blocks, payloads.size(), postgresSettings));
         System.out.println(Medians.table(rows.stream().map(r -> new Medians.Reading(r.configuration(), r.build(),
-                r.run(), blocks / r.derivedSeconds(), transactions / r.derivedSeconds())).toList(), RUNS));
+                r.run(), blocks / r.derivedSeconds(), transactions / r.derivedSeconds())).toList(), RUNS, "database | derived | connection"));
     }
 
     private static Row feed(int run, Map.Entry<String, Path> build, String database, String derive, Map<String, String> env,

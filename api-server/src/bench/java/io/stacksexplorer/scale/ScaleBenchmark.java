@@ -2,9 +2,8 @@ package io.stacksexplorer.scale;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.micronaut.context.ApplicationContext;
-import io.micronaut.data.connection.jdbc.advice.DelegatingDataSource;
 import io.micronaut.runtime.server.EmbeddedServer;
+import io.stacksexplorer.bench.ReplayRuns;
 import io.stacksexplorer.config.StorageSettings;
 import io.stacksexplorer.demo.DemoChain;
 import io.stacksexplorer.http.ApiServer;
@@ -15,7 +14,6 @@ import io.stacksexplorer.write.NewBlock;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
-import javax.sql.DataSource;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -23,9 +21,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -33,20 +29,20 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Mainnet scale, run on purpose only (never in {@code mvn verify}):
  * <pre>
  * mvn -B -o verify -pl spec,api-server -Pbenchmarks -Dbenchmark=ScaleBenchmark -Dpg.tests=true \
- *     [-Dscale.transactions=1000000] [-Dscale.seed=1] [-Dscale.h2=false]
+ *     [-Dscale.transactions=1000000] [-Dscale.seed=1] [-Dscale.h2=false] [-Dscale.runs=3] [-Dscale.baseline=COMMIT]
  *     [-Dscale.era=mixed|3|2]
  *     [-Dscale.h2.file=DIR/db] [-Dscale.pg.settings=shared_buffers=2GB,...]
  * </pre>
  * Generates a node-event log ({@code generate}), replays it with the {@code replay} command in a
  * JVM of its own ({@code -Xmx512m}, wall clock including JVM start) into PostgreSQL (when enabled)
- * and H2, probes block-by-height latency while the PostgreSQL replay runs, then measures page
+ * {@code scale.runs} times (default 3; with {@code -Dscale.baseline=COMMIT} that commit's build
+ * first in every run, {@link ReplayRuns}) and prints the medians, and into H2 once; probes
+ * block-by-height latency while this build's last PostgreSQL replay runs, then measures page
  * latency of the hot address's transactions and the hot contract's events at offsets 0, 1%, 50%
  * and 99% of their totals, and every route against the same routes on the small demo database.
  * Prints one table. The log is kept in {@code target/scale/} and reused when it exists.
@@ -62,6 +58,11 @@ class ScaleBenchmark {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final int WARM_UP = 30;
     private static final int MEASURED = 200;
+    /** PostgreSQL replays per build (issue 51: README and docs quote the median). */
+    private static final int RUNS = Integer.getInteger("scale.runs", 3);
+    /** A commit whose build replays first in every run, for an A/B of the replay; blank: this build alone. */
+    private static final String BASELINE = System.getProperty("scale.baseline", "");
+    private static final Path JAR = Path.of("target", "api-server.jar").toAbsolutePath();
 
     private final HttpClient http = HttpClient.newHttpClient();
     private final StringBuilder table = new StringBuilder();
@@ -76,8 +77,9 @@ class ScaleBenchmark {
         Path log = dir.resolve("chain-" + era + "-" + transactions + "-" + seed + ".tsv");
         Path summaryFile = Path.of(log + ".summary.json");
         if (!Files.exists(summaryFile)) {
-            double s = run(List.of("generate", log.toString(), "--transactions", String.valueOf(transactions),
-                    "--seed", String.valueOf(seed), "--era", era), Map.of(), null);
+            double s = ReplayRuns.command(JAR, List.of("generate", log.toString(), "--transactions",
+                    String.valueOf(transactions), "--seed", String.valueOf(seed), "--era", era), Map.of(), null,
+                    dir.resolve("generate.out"));
             row("generate", String.format("%.0f s", s));
         }
         JsonNode summary = JSON.readTree(summaryFile.toFile());
@@ -96,23 +98,28 @@ class ScaleBenchmark {
                     .map(String::trim).filter(setting -> !setting.isEmpty()).toList();
             String label = settings.isEmpty() ? "PostgreSQL" : "PostgreSQL (own cluster, durable, "
                     + String.join(", ", settings) + ")";
-            try (PgCluster cluster = settings.isEmpty() ? null : PgCluster.durable(settings);
-                 ApiServer api = ApiServer.start(cluster == null ? TestDatabase.POSTGRES.freshProperties()
-                         : cluster.serverProperties("scale"))) {
-                String schema = api.context().getProperty("flyway.datasources.default.schemas", String.class)
-                        .orElseThrow();
-                Map<String, String> env = cluster == null ? TestDatabase.postgresEnvironment(schema)
-                        : cluster.env(schema);
-                List<Double> probes = new ArrayList<>();
-                double seconds = run(List.of("replay", log.toString()), env, () -> probeBlocks(api, probes));
-                replayRows(label, txs, blocks, seconds, pgBytes(api, schema));
-                row("PostgreSQL VACUUM after replay", String.format("%.0f s (what autovacuum does in production;"
-                        + " %s on this machine)", vacuum(api, schema), setting(api, "autovacuum")));
-                double[] p = sorted(probes);
-                row("PostgreSQL block-by-height during replay", String.format("p50 %.1f ms, p99 %.1f ms (%d requests)",
-                        pct(p, 50), pct(p, 99), p.length));
-                measure(label, api, hotAddress, hotContract, demo);
+            ReplayRuns replays = new ReplayRuns(Path.of("").toAbsolutePath(), BASELINE, txs, blocks);
+            try (PgCluster cluster = settings.isEmpty() ? null : PgCluster.durable(settings)) {
+                for (int run = 1; run <= RUNS; run++) {
+                    for (Map.Entry<String, Path> build : replays.builds().entrySet()) {
+                        if (run == RUNS && build.getKey().equals(ReplayRuns.THIS_BUILD)) {
+                            double seconds = replayAndMeasure(label, cluster, build.getValue(), log, txs, blocks,
+                                    hotAddress, hotContract, demo);
+                            replays.record(label, build.getKey(), run, seconds);
+                            continue;
+                        }
+                        String schema = ReplayRuns.newSchema();
+                        Map<String, String> env = cluster == null ? TestDatabase.postgresEnvironment(schema)
+                                : cluster.env(schema);
+                        double seconds = ReplayRuns.command(build.getValue(), List.of("replay", log.toString()), env,
+                                null, dir.resolve("replay-" + run + ".out"));
+                        replays.record(label, build.getKey(), run, seconds);
+                        System.out.printf("%s: replay run %d of %s: %.0f s%n", Instant.now(), run, build.getKey(), seconds);
+                        ReplayRuns.dropSchema(env);
+                    }
+                }
             }
+            table.append(replays.table(RUNS));
         }
         if (!Boolean.parseBoolean(System.getProperty("scale.h2", "true"))) {
             System.out.println(table);
@@ -125,7 +132,8 @@ class ScaleBenchmark {
         if (existing.isEmpty()) {
             Path h2 = dir.resolve("h2-" + System.nanoTime());
             h2Env = Map.of("H2_FILE", h2.resolve("db").toString());
-            double seconds = run(List.of("replay", log.toString()), h2Env, null);
+            double seconds = ReplayRuns.command(JAR, List.of("replay", log.toString()), h2Env, null,
+                    dir.resolve("replay-h2.out"));
             replayRows("H2", txs, blocks, seconds, Files.size(h2.resolve("db.mv.db")));
         } else {
             h2Env = Map.of("H2_FILE", existing);
@@ -142,40 +150,31 @@ class ScaleBenchmark {
         System.out.println(table);
     }
 
-    /** Runs an api-server command in a JVM of its own; returns its wall-clock seconds. */
-    private static double run(List<String> args, Map<String, String> env, Runnable whileRunning) throws Exception {
-        String java = ProcessHandle.current().info().command().orElse("java");
-        List<String> command = new ArrayList<>(List.of(java, "-Xmx512m", "-cp", System.getProperty("java.class.path"),
-                "io.stacksexplorer.Application"));
-        command.addAll(args);
-        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
-                .redirectOutput(Path.of("target", "scale", args.get(0) + ".out").toFile());
-        if (env.containsKey("H2_FILE")) {
-            // PG_HOST wins over H2_FILE (StorageSettings): a shell that exported it for the
-            // PostgreSQL part must not send the H2 replay to PostgreSQL.
-            builder.environment().keySet().removeIf(name -> name.startsWith("PG_"));
+    /**
+     * The last run of this build, the one whose database is measured: an API server on a new schema
+     * (this build's migrations), the replay with block-by-height probes meanwhile (20 a second), then
+     * VACUUM and the page and route latencies; the schema is dropped at the end. Returns the replay's
+     * wall-clock seconds.
+     */
+    private double replayAndMeasure(String label, PgCluster cluster, Path jar, Path log, long txs, long blocks,
+                                    String hotAddress, String hotContract, Map<String, double[]> demo) throws Exception {
+        try (ApiServer api = ApiServer.start(cluster == null ? TestDatabase.POSTGRES.freshProperties()
+                : cluster.serverProperties(ReplayRuns.newSchema()))) {
+            String schema = api.context().getProperty("flyway.datasources.default.schemas", String.class).orElseThrow();
+            Map<String, String> env = cluster == null ? TestDatabase.postgresEnvironment(schema) : cluster.env(schema);
+            List<Double> probes = new ArrayList<>();
+            double seconds = ReplayRuns.command(jar, List.of("replay", log.toString()), env, () -> probeBlocks(api, probes),
+                    Path.of("target", "scale", "replay-measured.out"));
+            replayRows(label, txs, blocks, seconds, ScaleDatabase.bytes(api, schema));
+            row("PostgreSQL VACUUM after replay", String.format("%.0f s (what autovacuum does in production;"
+                    + " %s on this machine)", ScaleDatabase.vacuum(api, schema), ScaleDatabase.setting(api, "autovacuum")));
+            double[] p = sorted(probes);
+            row("PostgreSQL block-by-height during replay", String.format("p50 %.1f ms, p99 %.1f ms (%d requests)",
+                    pct(p, 50), pct(p, 99), p.length));
+            measure(label, api, hotAddress, hotContract, demo);
+            TestDatabase.dropSchemaOf(api.context());
+            return seconds;
         }
-        builder.environment().putAll(env);
-        long started = System.nanoTime();
-        Process process = builder.start();
-        if (whileRunning != null) {
-            Thread probe = new Thread(() -> {
-                while (process.isAlive()) {
-                    whileRunning.run();
-                }
-            });
-            probe.start();
-            process.waitFor();
-            probe.join();
-        } else {
-            process.waitFor(3, TimeUnit.HOURS);
-        }
-        double seconds = (System.nanoTime() - started) / 1e9;
-        if (process.exitValue() != 0) {
-            throw new IllegalStateException(args + " exited " + process.exitValue() + ", see target/scale/"
-                    + args.get(0) + ".out");
-        }
-        return seconds;
     }
 
     /** One block-by-height request at a random height up to the tip, about 20 a second. */
@@ -328,59 +327,6 @@ class ScaleBenchmark {
 
     private static URI base(ApiServer api) {
         return URI.create(api.context().getBean(EmbeddedServer.class).getURL().toString());
-    }
-
-    private static long pgBytes(ApiServer api, String schema) throws Exception {
-        DataSource ds = DelegatingDataSource.unwrapDataSource(api.context().getBean(DataSource.class));
-        try (Connection c = ds.getConnection(); PreparedStatement st = c.prepareStatement("""
-                SELECT SUM(pg_total_relation_size(c.oid)) FROM pg_class c
-                JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = ? AND c.relkind = 'r'""")) {
-            st.setString(1, schema);
-            try (ResultSet rs = st.executeQuery()) {
-                rs.next();
-                return rs.getLong(1);
-            }
-        }
-    }
-
-    /**
-     * VACUUM of every table of the schema: the mempool tables are insert-then-delete churn whose dead
-     * index entries autovacuum removes; where it is off (as on the benchmark machine), the hot
-     * address's mempool page walks every dead entry.
-     */
-    private static double vacuum(ApiServer api, String schema) throws Exception {
-        DataSource ds = DelegatingDataSource.unwrapDataSource(api.context().getBean(DataSource.class));
-        long started = System.nanoTime();
-        try (Connection c = ds.getConnection()) {
-            c.setAutoCommit(true);
-            List<String> tables = new ArrayList<>();
-            try (PreparedStatement st = c.prepareStatement(
-                    "SELECT tablename FROM pg_tables WHERE schemaname = ?")) {
-                st.setString(1, schema);
-                try (ResultSet rs = st.executeQuery()) {
-                    while (rs.next()) {
-                        tables.add(rs.getString(1));
-                    }
-                }
-            }
-            for (String table : tables) {
-                try (var st = c.createStatement()) {
-                    st.execute("VACUUM (ANALYZE) \"" + schema + "\"." + table);
-                }
-            }
-        }
-        return (System.nanoTime() - started) / 1e9;
-    }
-
-    private static String setting(ApiServer api, String name) throws Exception {
-        DataSource ds = DelegatingDataSource.unwrapDataSource(api.context().getBean(DataSource.class));
-        try (Connection c = ds.getConnection(); PreparedStatement st = c.prepareStatement("SELECT current_setting(?)")) {
-            st.setString(1, name);
-            try (ResultSet rs = st.executeQuery()) {
-                rs.next();
-                return name + " = " + rs.getString(1);
-            }
-        }
     }
 
     private void row(String what, String value) {

@@ -28,10 +28,21 @@ class MediansTest {
                 new Medians.Reading(config, "28dcb1d", 2, 80, 800),
                 new Medians.Reading(config, "this build", 2, 120, 1_200),
                 new Medians.Reading(config, "28dcb1d", 3, 90, 900),
-                new Medians.Reading(config, "this build", 3, 90, 900)), 3);
+                new Medians.Reading(config, "this build", 3, 90, 900)), 3, "database | derived | connection");
+        assertTrue(table.contains("| database | derived | connection | build | runs | blocks/s median (range) |"), table);
+        assertTrue(table.contains("\n|---|---|---|---|---:|---:|---:|---|\n"), table);
         assertTrue(table.contains("| postgres | after-answer | kept alive | 28dcb1d | 3 | 90 (80-100) | 900 (800-1,000) | – |"),
                 table);
         assertTrue(table.contains("| postgres | after-answer | kept alive | this build | 3 | 110 (90-120) | 1,100 (900-1,200)"
                 + " | 1.10 / 1.50 / 1.00 (1.10) |"), table);
+    }
+
+    @Test
+    void aConfigurationOfOneColumnGetsATableOfItsWidth() {
+        String table = Medians.table(List.of(new Medians.Reading("PostgreSQL (own cluster)", "this build", 1, 553, 5_699)),
+                1, "database");
+        assertTrue(table.contains("| database | build | runs |"), table);
+        assertTrue(table.contains("\n|---|---|---:|---:|---:|---|\n"), table);
+        assertTrue(table.contains("| PostgreSQL (own cluster) | this build | 1 | 553 (553-553) | 5,699 (5,699-5,699) | – |"), table);
     }
 }
