@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.micronaut.runtime.server.EmbeddedServer;
 import io.stacksexplorer.bench.ReplayRuns;
+import io.stacksexplorer.bench.ScaleDatabase;
 import io.stacksexplorer.config.StorageSettings;
 import io.stacksexplorer.demo.DemoChain;
 import io.stacksexplorer.http.ApiServer;

@@ -1,4 +1,4 @@
-package io.stacksexplorer.scale;
+package io.stacksexplorer.bench;
 
 import io.micronaut.data.connection.jdbc.advice.DelegatingDataSource;
 import io.stacksexplorer.http.ApiServer;
@@ -10,14 +10,14 @@ import java.sql.ResultSet;
 import java.util.ArrayList;
 import java.util.List;
 
-/** What {@link ScaleBenchmark} reads off the PostgreSQL schema a replay filled, through the API server's pool. */
-final class ScaleDatabase {
+/** What {@code scale.ScaleBenchmark} reads off the PostgreSQL schema a replay filled, through the API server's pool. */
+public final class ScaleDatabase {
 
     private ScaleDatabase() {
     }
 
     /** The schema's tables with their indexes and TOAST, in bytes. */
-    static long bytes(ApiServer api, String schema) throws Exception {
+    public static long bytes(ApiServer api, String schema) throws Exception {
         DataSource ds = DelegatingDataSource.unwrapDataSource(api.context().getBean(DataSource.class));
         try (Connection c = ds.getConnection(); PreparedStatement st = c.prepareStatement("""
                 SELECT SUM(pg_total_relation_size(c.oid)) FROM pg_class c
@@ -35,7 +35,7 @@ final class ScaleDatabase {
      * index entries autovacuum removes; where it is off (as on the benchmark machine), the hot
      * address's mempool page walks every dead entry.
      */
-    static double vacuum(ApiServer api, String schema) throws Exception {
+    public static double vacuum(ApiServer api, String schema) throws Exception {
         DataSource ds = DelegatingDataSource.unwrapDataSource(api.context().getBean(DataSource.class));
         long started = System.nanoTime();
         try (Connection c = ds.getConnection()) {
@@ -59,7 +59,7 @@ final class ScaleDatabase {
         return (System.nanoTime() - started) / 1e9;
     }
 
-    static String setting(ApiServer api, String name) throws Exception {
+    public static String setting(ApiServer api, String name) throws Exception {
         DataSource ds = DelegatingDataSource.unwrapDataSource(api.context().getBean(DataSource.class));
         try (Connection c = ds.getConnection(); PreparedStatement st = c.prepareStatement("SELECT current_setting(?)")) {
             st.setString(1, name);
