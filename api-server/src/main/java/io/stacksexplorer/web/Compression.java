@@ -12,11 +12,13 @@ import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpUtil;
 import jakarta.inject.Singleton;
 
+import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.Locale;
+import java.util.zip.GZIPInputStream;
 import java.util.zip.GZIPOutputStream;
 
 /**
@@ -87,6 +89,19 @@ class Compression implements HttpCompressionStrategy {
             throw new UncheckedIOException(e);
         }
         return out.toByteArray();
+    }
+
+    /** The body {@link #gzip} compressed, of {@code length} bytes. */
+    static byte[] gunzip(byte[] gzipped, int length) {
+        try (GZIPInputStream in = new GZIPInputStream(new ByteArrayInputStream(gzipped), 8192)) {
+            byte[] body = in.readNBytes(length);
+            if (body.length != length || in.read() != -1) {
+                throw new IllegalStateException("a kept answer inflated to another length than it was kept with");
+            }
+            return body;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     /**

@@ -92,7 +92,7 @@ final class KeptAnswers {
         }
         this.kept = Caffeine.newBuilder()
                 .maximumWeight(maxBytes)
-                .weigher((String key, Kept k) -> key.length() + k.answer().json.length)
+                .weigher((String key, Kept k) -> key.length() + k.answer().heldBytes())
                 // Runs on the evicting thread, so the index never outgrows the answers by much.
                 .evictionListener((String key, Kept k, RemovalCause cause) -> {
                     if (key != null && k != null) {
@@ -191,6 +191,11 @@ final class KeptAnswers {
 
     long size() {
         return kept.estimatedSize();
+    }
+
+    /** What the kept answers weigh together (request lines and the bytes each answer holds). */
+    long weighedBytes() {
+        return kept.policy().eviction().map(e -> e.weightedSize().orElse(0L)).orElse(0L);
     }
 
     private void forgetChanges() {

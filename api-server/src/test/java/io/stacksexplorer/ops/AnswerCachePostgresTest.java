@@ -11,12 +11,21 @@ import io.stacksexplorer.write.ChainWriter;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIf;
 
+import java.io.ByteArrayInputStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.ResultSet;
 import java.sql.Statement;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.zip.GZIPInputStream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -91,6 +100,49 @@ class AnswerCachePostgresTest {
             // The watch interval is 50 ms; a second is the loose bound of a loaded machine.
             assertTrue(lagMillis < 1_000, "seen after " + lagMillis + " ms");
         });
+    }
+
+    @Test
+    void aLargeAnswerIsKeptCompressedAndServedAsTheRouteRenderedIt() throws Exception {
+        Map<String, Object> properties = TestDatabase.POSTGRES.freshProperties();
+        try (ApplicationContext context = server(properties)) {
+            String api = api(context);
+            ChainWriter writer = context.getBean(ChainWriter.class);
+            CHAIN.stream().limit(60).forEach(writer::writeBlock);
+            waitUntilWatching(context);
+            Wait.until(() -> AnswerCacheProbe.applied(context), applied -> applied, 10);
+            List<String> ids = new ArrayList<>();
+            try (Connection sql = connection(properties); Statement st = sql.createStatement();
+                 ResultSet rs = st.executeQuery("SELECT tx_id FROM txs WHERE canonical ORDER BY block_height, tx_index LIMIT 20")) {
+                while (rs.next()) {
+                    ids.add(rs.getString(1));
+                }
+            }
+            String line = api + "/extended/v1/tx/multiple?tx_id=" + String.join("&tx_id=", ids);
+            Http.Answer routed = Http.get(line);
+            assertEquals(200, routed.status(), routed.body());
+            int length = routed.body().getBytes(StandardCharsets.UTF_8).length;
+            assertTrue(length >= 8 * 1024, "an answer the cache keeps compressed: " + length + " bytes");
+            long hits = AnswerCacheProbe.hits(context);
+            Http.Answer kept = Http.get(line);
+            assertEquals(hits + 1, AnswerCacheProbe.hits(context), "asked again: the kept answer");
+            assertEquals(routed.body(), kept.body());
+            assertEquals(routed.header("ETag"), kept.header("ETag"));
+            assertEquals(String.valueOf(length), kept.header("Content-Length"));
+            long held = Wait.until(() -> AnswerCacheProbe.keptBytes(context), bytes -> bytes > 0, 10);
+            assertTrue(held * 3 < length, "kept as its gzip coding: " + held + " bytes for " + length);
+
+            HttpResponse<byte[]> gzipped = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(line))
+                    .header("Accept-Encoding", "gzip").build(), HttpResponse.BodyHandlers.ofByteArray());
+            assertEquals(hits + 2, AnswerCacheProbe.hits(context), "a gzip client gets the kept answer too");
+            assertEquals("gzip", gzipped.headers().firstValue("Content-Encoding").orElse(null));
+            String etag = routed.header("ETag");
+            assertEquals(etag.substring(0, etag.length() - 1) + "-gzip\"", gzipped.headers().firstValue("ETag").orElse(null));
+            try (GZIPInputStream in = new GZIPInputStream(new ByteArrayInputStream(gzipped.body()))) {
+                assertEquals(routed.body(), new String(in.readAllBytes(), StandardCharsets.UTF_8));
+            }
+            TestDatabase.dropSchemaOf(context);
+        }
     }
 
     /** What a test does with a readonly server beside a writer of its own (another "process"). */

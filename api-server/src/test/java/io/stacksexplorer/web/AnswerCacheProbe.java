@@ -17,4 +17,14 @@ public final class AnswerCacheProbe {
     public static boolean applied(ApplicationContext context) {
         return context.getBean(AnswerInvalidation.class).current(context.getBean(CommitWatch.class).version());
     }
+
+    /** Requests the server's answer cache has answered so far. */
+    public static long hits(ApplicationContext context) {
+        return context.getBean(AnswerCache.class).hits.sum();
+    }
+
+    /** What the kept answers weigh (request lines and held bytes), once the cache has caught up with its writes. */
+    public static long keptBytes(ApplicationContext context) {
+        return context.getBean(KeptAnswers.class).weighedBytes();
+    }
 }
