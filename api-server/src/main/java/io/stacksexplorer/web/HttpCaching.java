@@ -65,7 +65,7 @@ class HttpCaching implements Ordered {
      * A rendered body, its tag, and its gzip coding once a client has asked for it (gzip output is
      * the same for the same input and level, so computing it twice in a race is harmless). A
      * {@linkplain #compact compact} one holds only the gzip coding: what the answer cache keeps of a
-     * large answer.
+     * large answer once it is asked for again.
      */
     static final class Rendered {
         /** The JSON; null in a compact answer. */
@@ -112,7 +112,17 @@ class HttpCaching implements Ordered {
          * 54 KB each as JSON, more than its default 128 MiB).
          */
         Rendered compact(Compression compression) {
-            return json == null ? this : new Rendered(hash, length, gzipped(compression));
+            if (json == null) {
+                return this;
+            }
+            // Not set on this one: the full answer may also be kept by its model, weighed as JSON only.
+            byte[] g = gzipped;
+            return new Rendered(hash, length, g != null ? g : compression.gzip(json));
+        }
+
+        /** Whether this answer holds its gzip coding alone. */
+        boolean isCompact() {
+            return json == null;
         }
 
         /** The bytes this answer holds now: its JSON, its gzip coding, or both. */
@@ -176,7 +186,7 @@ class HttpCaching implements Ordered {
         if (r == null) {
             r = render(model);
             // Kept by request line, a Map answer too: the bytes served again are the ones rendered for it.
-            answers.keep(request, r, compression);
+            answers.keep(request, r);
         }
         boolean gzip = compression.gzips(request, r.length());
         String etag = "\"" + r.hash + (gzip ? "-" + Compression.GZIP : "") + "\"";

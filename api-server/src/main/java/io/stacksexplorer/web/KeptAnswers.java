@@ -144,6 +144,19 @@ final class KeptAnswers {
         return true;
     }
 
+    /**
+     * Keeps {@code answer}, kept for the request line, as its gzip coding alone from now on
+     * ({@link HttpCaching.Rendered#compact}); nothing when the line's answer is gone or another by now.
+     */
+    void compact(String requestLine, HttpCaching.Rendered answer, Compression compression) {
+        if (answer.isCompact()) {
+            return;
+        }
+        HttpCaching.Rendered compact = answer.compact(compression);
+        // A replacement, not an eviction: the index keeps the line under its dependencies.
+        kept.asMap().computeIfPresent(requestLine, (line, k) -> k.answer() == answer ? new Kept(compact, k.made()) : k);
+    }
+
     /** These things changed: the answers made from them are dropped. */
     void changed(Collection<Dependency> things) {
         if (things.isEmpty()) {

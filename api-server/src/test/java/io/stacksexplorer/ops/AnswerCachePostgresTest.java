@@ -123,18 +123,23 @@ class AnswerCachePostgresTest {
             assertEquals(200, routed.status(), routed.body());
             int length = routed.body().getBytes(StandardCharsets.UTF_8).length;
             assertTrue(length >= 8 * 1024, "an answer the cache keeps compressed: " + length + " bytes");
+            long asJson = Wait.until(() -> AnswerCacheProbe.keptBytes(context), bytes -> bytes > 0, 10);
+            assertTrue(asJson >= length, "kept as JSON until asked again: " + asJson + " bytes for " + length);
             long hits = AnswerCacheProbe.hits(context);
-            Http.Answer kept = Http.get(line);
-            assertEquals(hits + 1, AnswerCacheProbe.hits(context), "asked again: the kept answer");
-            assertEquals(routed.body(), kept.body());
-            assertEquals(routed.header("ETag"), kept.header("ETag"));
-            assertEquals(String.valueOf(length), kept.header("Content-Length"));
-            long held = Wait.until(() -> AnswerCacheProbe.keptBytes(context), bytes -> bytes > 0, 10);
-            assertTrue(held * 3 < length, "kept as its gzip coding: " + held + " bytes for " + length);
+            for (int ask = 1; ask <= 2; ask++) {
+                // Asked again: the kept answer, which the first hit compresses; the second is served from that.
+                Http.Answer kept = Http.get(line);
+                assertEquals(hits + ask, AnswerCacheProbe.hits(context), "asked again: the kept answer");
+                assertEquals(routed.body(), kept.body());
+                assertEquals(routed.header("ETag"), kept.header("ETag"));
+                assertEquals(String.valueOf(length), kept.header("Content-Length"));
+            }
+            long held = Wait.until(() -> AnswerCacheProbe.keptBytes(context), bytes -> bytes * 3 < length, 10);
+            assertTrue(held > 0, "kept as its gzip coding: " + held + " bytes for " + length);
 
             HttpResponse<byte[]> gzipped = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(line))
                     .header("Accept-Encoding", "gzip").build(), HttpResponse.BodyHandlers.ofByteArray());
-            assertEquals(hits + 2, AnswerCacheProbe.hits(context), "a gzip client gets the kept answer too");
+            assertEquals(hits + 3, AnswerCacheProbe.hits(context), "a gzip client gets the kept answer too");
             assertEquals("gzip", gzipped.headers().firstValue("Content-Encoding").orElse(null));
             String etag = routed.header("ETag");
             assertEquals(etag.substring(0, etag.length() - 1) + "-gzip\"", gzipped.headers().firstValue("ETag").orElse(null));
