@@ -121,9 +121,11 @@ class LiveReadBenchmark {
         StringBuilder report = new StringBuilder();
         try (PgCluster primary = PgCluster.durable(PG_SETTINGS)) {
             Map<String, String> pg = new HashMap<>(primary.env());
-            long replayStarted = System.nanoTime();
-            run(jar, List.of("-Xmx1g"), List.of("replay", replayed.toString()), pg, work.resolve("replay.log"));
-            String chain = describeChain(pg, (System.nanoTime() - replayStarted) / 1e9, live.size());
+            Map<String, String> replayEnv = new HashMap<>(pg);
+            replayEnv.put("STACKS_API_METRICS_ENABLED", "false");
+            double replaySeconds = ReplayRuns.command(jar, List.of("-Xmx1g"), List.of("replay", replayed.toString()),
+                    replayEnv, null, work.resolve("replay.log"));
+            String chain = describeChain(pg, replaySeconds, live.size());
             Map<String, List<String>> routes = SpreadKeys.routes(pg, KEYS, SEED, SpreadKeys.mempoolPrincipals(live));
             String only = System.getProperty("bench.routes", "");
             if (!only.isBlank()) {
@@ -290,27 +292,5 @@ class LiveReadBenchmark {
                     + " then %,d payloads (of %,d more transactions) kept for the live feed", SEED, rs.getLong(1),
                     rs.getLong(2), replaySeconds, livePayloads, LIVE_TRANSACTIONS);
         }
-    }
-
-    /** The server jar with {@code args} (a command such as replay), to its end. */
-    private static void run(Path jar, List<String> jvm, List<String> args, Map<String, String> pg, Path log)
-            throws Exception {
-        List<String> command = new ArrayList<>(List.of(java()));
-        command.addAll(jvm);
-        command.addAll(List.of("-jar", jar.toString()));
-        command.addAll(args);
-        ProcessBuilder builder = new ProcessBuilder(command);
-        builder.environment().keySet().removeIf(k -> k.startsWith("PG_") || k.startsWith("H2_"));
-        builder.environment().putAll(pg);
-        builder.environment().put("DEMO_DATA", "false");
-        builder.environment().put("STACKS_API_METRICS_ENABLED", "false");
-        Process p = builder.redirectErrorStream(true).redirectOutput(log.toFile()).start();
-        if (p.waitFor() != 0) {
-            throw new IllegalStateException(args + " exited " + p.exitValue() + "; log " + log);
-        }
-    }
-
-    private static String java() {
-        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
     }
 }

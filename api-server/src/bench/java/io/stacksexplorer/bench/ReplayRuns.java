@@ -55,15 +55,23 @@ public final class ReplayRuns {
         return "replay_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
     }
 
-    /**
-     * Runs {@code java -Xmx512m -jar jar args...} with {@code env} (PG_* or H2_*) to its end, {@code whileRunning}
-     * (when not null) called again and again meanwhile; returns the wall-clock seconds. Its output goes to
-     * {@code output}.
-     */
+    /** {@link #command(Path, List, List, Map, Runnable, Path)} in a JVM of {@code -Xmx512m}, as the replays are timed. */
     public static double command(Path jar, List<String> args, Map<String, String> env, Runnable whileRunning,
                                  Path output) throws Exception {
+        return command(jar, List.of("-Xmx512m"), args, env, whileRunning, output);
+    }
+
+    /**
+     * Runs {@code java jvm... -jar jar args...} with {@code env} (PG_* or H2_*, and any other setting) to its
+     * end, {@code whileRunning} (when not null) called again and again meanwhile; returns the wall-clock
+     * seconds. Its output goes to {@code output}.
+     */
+    public static double command(Path jar, List<String> jvm, List<String> args, Map<String, String> env,
+                                 Runnable whileRunning, Path output) throws Exception {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        List<String> command = new ArrayList<>(List.of(java, "-Xmx512m", "-jar", jar.toString()));
+        List<String> command = new ArrayList<>(List.of(java));
+        command.addAll(jvm);
+        command.addAll(List.of("-jar", jar.toString()));
         command.addAll(args);
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile());
         // PG_HOST wins over H2_FILE (StorageSettings): a shell that exported PG_* for another part must

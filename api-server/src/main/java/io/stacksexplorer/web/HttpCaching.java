@@ -107,8 +107,8 @@ class HttpCaching implements Ordered {
         }
 
         /**
-         * This answer as its gzip coding alone, the same tag and JSON: a quarter to a tenth of the heap for
-         * JSON (why the answer cache keeps large answers this way: 4,000 lookups of 20 transactions hold
+         * This answer as its gzip coding alone, the same tag and JSON: a quarter of the heap of its JSON or
+         * less (why the answer cache keeps large answers this way: 4,000 lookups of 20 transactions hold
          * 54 KB each as JSON, more than its default 128 MiB).
          */
         Rendered compact(Compression compression) {
