@@ -120,8 +120,12 @@ class AnswerInvalidation {
         }
     }
 
-    /** Applies every change logged after {@link #position}. */
-    private void follow() {
+    /**
+     * Applies every change logged after {@link #position}: the thread's step, run after each move of
+     * the version. Package-private so that a test can choose which changes one page holds (by what it
+     * commits between two calls) on an instance whose thread it never starts.
+     */
+    void follow() {
         if (position < 0) {
             position = changes.head();
             // Read after the position: a block committed between counts as seen, so when it is read

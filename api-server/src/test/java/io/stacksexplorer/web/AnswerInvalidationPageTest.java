@@ -1,0 +1,136 @@
+package io.stacksexplorer.web;
+
+import io.micronaut.context.ApplicationContext;
+import io.micronaut.runtime.server.EmbeddedServer;
+import io.stacksexplorer.generate.Preset;
+import io.stacksexplorer.http.TestDatabase;
+import io.stacksexplorer.ingest.EventIngestor;
+import io.stacksexplorer.ingest.TsvReplay;
+import io.stacksexplorer.ops.CommitWatch;
+import io.stacksexplorer.query.ChangeQueries;
+import io.stacksexplorer.web.KeptAnswers.Dependency;
+import io.stacksexplorer.web.KeptAnswers.Kind;
+import io.stacksexplorer.write.ChainWriter;
+import io.stacksexplorer.write.NewBlock;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+/**
+ * Which changes one page of the change log holds decides what {@link AnswerInvalidation} must work out
+ * from it; a follower (a {@code readonly} server on a standby, or any server that woke late) reads
+ * whatever the writer committed meanwhile in one page. This test chooses the pages by committing
+ * between two {@link AnswerInvalidation#follow} calls on an instance whose thread never starts.
+ *
+ * <p>The case: blocks and a rebuild mark in one page. The mark drops every kept answer, and the page's
+ * blocks must still move the highest block seen; otherwise a block that later comes at one of their
+ * heights (a fork) is not taken for a reorg, and a block by height kept after the mark survives it.
+ * The demo chain's fork supplies the blocks: the first block at a height the chain already had (the
+ * other branch's first), and the blocks of the branch it forks from at that height and above.
+ */
+class AnswerInvalidationPageTest {
+
+    @ParameterizedTest
+    @EnumSource(TestDatabase.class)
+    void blocksBeforeARebuildMarkInOnePageStillCountAsSeen(TestDatabase database) throws Exception {
+        Assumptions.assumeTrue(database == TestDatabase.H2 || TestDatabase.postgresEnabled(),
+                "PostgreSQL tests are off (-Dpg.tests=true)");
+        List<String> log = new ArrayList<>();
+        Preset.DEMO.generate(log::add);
+        try (ApplicationContext context = ApplicationContext.run(EmbeddedServer.class, database.freshProperties())
+                .getApplicationContext()) {
+            EventIngestor ingestor = context.getBean(EventIngestor.class);
+            ChangeQueries changes = context.getBean(ChangeQueries.class);
+            KeptAnswers kept = new KeptAnswers(1 << 20);
+            AnswerInvalidation invalidation = new AnswerInvalidation(context.getBean(CommitWatch.class), changes,
+                    changes, kept);
+            int otherBranch = firstBlockAtASeenHeight(log);
+            long forkHeight = block(log.get(otherBranch)).height();
+            int orphanedFrom = firstBlockAt(log, forkHeight);
+            for (int line = 0; line < orphanedFrom; line++) {
+                ingest(ingestor, log.get(line));
+            }
+            // Starts from the chain as it is: the highest block seen is the tip, below the fork.
+            invalidation.follow();
+
+            // One page: the orphaned branch's blocks, what came between, and a rebuild mark.
+            for (int line = orphanedFrom; line < otherBranch; line++) {
+                ingest(ingestor, log.get(line));
+            }
+            context.getBean(ChainWriter.class).rederiving(() -> { });
+            invalidation.follow();
+
+            // Kept after that page: the block at the fork's height as the chain has it now.
+            String byHeight = "/extended/v2/blocks/" + forkHeight;
+            kept.keep(byHeight, kept.sequence(), List.of(Dependency.of(Kind.REORG)),
+                    new HttpCaching.Rendered(("{\"height\":" + forkHeight + "}").getBytes(StandardCharsets.UTF_8)));
+            assertNotNull(kept.get(byHeight));
+
+            // The other branch, up to the block that makes it the longer one: the reorg. The change log holds
+            // no block at the heights this follower saw before the mark, only the new branch's, at those
+            // heights and above.
+            int takesOver = firstBlockAt(log, highestBefore(log, otherBranch) + 1);
+            for (int line = otherBranch; line <= takesOver; line++) {
+                ingest(ingestor, log.get(line));
+            }
+            invalidation.follow();
+            assertNull(kept.get(byHeight), "a block at a height seen before drops the blocks kept by height");
+            TestDatabase.dropSchemaOf(context);
+        }
+    }
+
+    /** The line of the first block at a height some block before it had: the demo chain's fork. */
+    private static int firstBlockAtASeenHeight(List<String> log) {
+        long highest = -1;
+        for (int line = 0; line < log.size(); line++) {
+            NewBlock block = TsvReplay.delivery(log.get(line)).block();
+            if (block != null) {
+                if (block.height() <= highest) {
+                    return line;
+                }
+                highest = block.height();
+            }
+        }
+        throw new AssertionError("the demo log has no fork");
+    }
+
+    /** The line of the first block at {@code height}. */
+    private static int firstBlockAt(List<String> log, long height) {
+        for (int line = 0; line < log.size(); line++) {
+            NewBlock block = TsvReplay.delivery(log.get(line)).block();
+            if (block != null && block.height() == height) {
+                return line;
+            }
+        }
+        throw new AssertionError("no block at " + height);
+    }
+
+    /** The highest block before {@code end}. */
+    private static long highestBefore(List<String> log, int end) {
+        long highest = -1;
+        for (int line = 0; line < end; line++) {
+            NewBlock block = TsvReplay.delivery(log.get(line)).block();
+            if (block != null) {
+                highest = Math.max(highest, block.height());
+            }
+        }
+        return highest;
+    }
+
+    private static NewBlock block(String line) {
+        NewBlock block = TsvReplay.delivery(line).block();
+        assertNotNull(block, "not a block: " + line.split("\t", 4)[2]);
+        return block;
+    }
+
+    private static void ingest(EventIngestor ingestor, String line) {
+        ingestor.ingestAll(List.of(TsvReplay.delivery(line)), done -> { });
+    }
+}
