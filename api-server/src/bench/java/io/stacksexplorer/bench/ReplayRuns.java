@@ -5,6 +5,7 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -62,12 +63,39 @@ public final class ReplayRuns {
     }
 
     /**
+     * One run of a command: its wall-clock seconds, its own CPU seconds (all its threads) and those of
+     * every {@code postgres} process of the machine meanwhile (the server's backends, checkpointer,
+     * WAL writer, autovacuum: every cluster's), each read from {@code /proc} four times a second while
+     * it runs, so a backend that ended with the command counts up to its last reading (the last quarter
+     * second of each process is missed).
+     */
+    public record Timed(double seconds, double cpuSeconds, double postgresCpuSeconds) {
+
+        /** Both together as a share of what this machine's cores give in the wall-clock time. */
+        public double machineShare() {
+            return (cpuSeconds + postgresCpuSeconds) / (seconds * Runtime.getRuntime().availableProcessors());
+        }
+
+        @Override
+        public String toString() {
+            return String.format("%.0f s; CPU: the command %.0f s, PostgreSQL %.0f s (%.0f %% of %d cores)", seconds,
+                    cpuSeconds, postgresCpuSeconds, 100 * machineShare(), Runtime.getRuntime().availableProcessors());
+        }
+    }
+
+    /**
      * Runs {@code java jvm... -jar jar args...} with {@code env} (PG_* or H2_*, and any other setting) to its
      * end, {@code whileRunning} (when not null) called again and again meanwhile; returns the wall-clock
      * seconds. Its output goes to {@code output}.
      */
     public static double command(Path jar, List<String> jvm, List<String> args, Map<String, String> env,
                                  Runnable whileRunning, Path output) throws Exception {
+        return timed(jar, jvm, args, env, whileRunning, output).seconds();
+    }
+
+    /** As {@link #command(Path, List, List, Map, Runnable, Path)}, with the CPU the command and PostgreSQL spent. */
+    public static Timed timed(Path jar, List<String> jvm, List<String> args, Map<String, String> env,
+                              Runnable whileRunning, Path output) throws Exception {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         List<String> command = new ArrayList<>(List.of(java));
         command.addAll(jvm);
@@ -79,25 +107,44 @@ public final class ReplayRuns {
         builder.environment().keySet().removeIf(name -> name.startsWith("PG_") || name.startsWith("H2_"));
         builder.environment().put("DEMO_DATA", "false");
         builder.environment().putAll(env);
+        Map<Long, Double> postgresBefore = ProcessCpu.byProcess("postgres");
+        Map<Long, Double> postgresLast = new HashMap<>(postgresBefore);
+        double[] ownCpu = {0};
         long started = System.nanoTime();
         Process process = builder.start();
+        Thread cpu = new Thread(() -> {
+            while (process.isAlive()) {
+                ownCpu[0] = Math.max(ownCpu[0], ProcessCpu.process(process.pid()));
+                ProcessCpu.byProcess("postgres").forEach((pid, seconds) -> postgresLast.merge(pid, seconds, Math::max));
+                try {
+                    Thread.sleep(250);
+                } catch (InterruptedException e) {
+                    return;
+                }
+            }
+        }, "replay-cpu");
+        cpu.start();
+        Thread probe = null;
         if (whileRunning != null) {
-            Thread probe = new Thread(() -> {
+            probe = new Thread(() -> {
                 while (process.isAlive()) {
                     whileRunning.run();
                 }
             });
             probe.start();
-            process.waitFor();
-            probe.join();
-        } else if (!process.waitFor(3, TimeUnit.HOURS)) {
+        }
+        if (!process.waitFor(3, TimeUnit.HOURS)) {
             process.destroyForcibly().waitFor();
         }
         double seconds = (System.nanoTime() - started) / 1e9;
+        if (probe != null) {
+            probe.join();
+        }
+        cpu.join();
         if (process.exitValue() != 0) {
             throw new IllegalStateException(args + " exited " + process.exitValue() + ", see " + output);
         }
-        return seconds;
+        return new Timed(seconds, ownCpu[0], ProcessCpu.spentBetween(postgresBefore, postgresLast));
     }
 
     /** Notes one run's replay of one build in one configuration (a database, say). */

@@ -112,10 +112,11 @@ class ScaleBenchmark {
                         String schema = ReplayRuns.newSchema();
                         Map<String, String> env = cluster == null ? TestDatabase.postgresEnvironment(schema)
                                 : cluster.env(schema);
-                        double seconds = ReplayRuns.command(build.getValue(), List.of("replay", log.toString()), env,
-                                null, dir.resolve("replay-" + run + ".out"));
-                        replays.record(label, build.getKey(), run, seconds);
-                        System.out.printf("%s: replay run %d of %s: %.0f s%n", Instant.now(), run, build.getKey(), seconds);
+                        ReplayRuns.Timed timed = ReplayRuns.timed(build.getValue(), List.of("-Xmx512m"),
+                                List.of("replay", log.toString()), env, null, dir.resolve("replay-" + run + ".out"));
+                        replays.record(label, build.getKey(), run, timed.seconds());
+                        System.out.printf("%s: replay run %d of %s: %s%n", Instant.now(), run, build.getKey(), timed);
+                        row("replay run " + run + " of " + build.getKey(), timed.toString());
                         ReplayRuns.dropSchema(env);
                     }
                 }
