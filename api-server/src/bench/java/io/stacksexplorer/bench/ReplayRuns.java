@@ -56,10 +56,13 @@ public final class ReplayRuns {
         return "replay_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
     }
 
-    /** {@link #command(Path, List, List, Map, Runnable, Path)} in a JVM of {@code -Xmx512m}, as the replays are timed. */
+    /** The JVM options every timed replay runs with, so that the runs of one benchmark compare. */
+    public static final List<String> REPLAY_JVM = List.of("-Xmx512m");
+
+    /** {@link #command(Path, List, List, Map, Runnable, Path)} in a JVM of {@link #REPLAY_JVM}, as the replays are timed. */
     public static double command(Path jar, List<String> args, Map<String, String> env, Runnable whileRunning,
                                  Path output) throws Exception {
-        return command(jar, List.of("-Xmx512m"), args, env, whileRunning, output);
+        return command(jar, REPLAY_JVM, args, env, whileRunning, output);
     }
 
     /**

@@ -112,7 +112,7 @@ class ScaleBenchmark {
                         String schema = ReplayRuns.newSchema();
                         Map<String, String> env = cluster == null ? TestDatabase.postgresEnvironment(schema)
                                 : cluster.env(schema);
-                        ReplayRuns.Timed timed = ReplayRuns.timed(build.getValue(), List.of("-Xmx512m"),
+                        ReplayRuns.Timed timed = ReplayRuns.timed(build.getValue(), ReplayRuns.REPLAY_JVM,
                                 List.of("replay", log.toString()), env, null, dir.resolve("replay-" + run + ".out"));
                         replays.record(label, build.getKey(), run, timed.seconds());
                         System.out.printf("%s: replay run %d of %s: %s%n", Instant.now(), run, build.getKey(), timed);

@@ -51,9 +51,14 @@ class AnswerInvalidationPageTest {
             KeptAnswers kept = new KeptAnswers(1 << 20);
             AnswerInvalidation invalidation = new AnswerInvalidation(context.getBean(CommitWatch.class), changes,
                     changes, kept);
-            int otherBranch = firstBlockAtASeenHeight(log);
-            long forkHeight = block(log.get(otherBranch)).height();
-            int orphanedFrom = firstBlockAt(log, forkHeight);
+            // Each line's block height (-1: not a block), parsed once.
+            long[] heights = log.stream().mapToLong(line -> {
+                NewBlock block = TsvReplay.delivery(line).block();
+                return block == null ? -1 : block.height();
+            }).toArray();
+            int otherBranch = firstBlockAtASeenHeight(heights);
+            long forkHeight = heights[otherBranch];
+            int orphanedFrom = firstBlockAt(heights, forkHeight);
             for (int line = 0; line < orphanedFrom; line++) {
                 ingest(ingestor, log.get(line));
             }
@@ -76,7 +81,7 @@ class AnswerInvalidationPageTest {
             // The other branch, up to the block that makes it the longer one: the reorg. The change log holds
             // no block at the heights this follower saw before the mark, only the new branch's, at those
             // heights and above.
-            int takesOver = firstBlockAt(log, highestBefore(log, otherBranch) + 1);
+            int takesOver = firstBlockAt(heights, highestBefore(heights, otherBranch) + 1);
             for (int line = otherBranch; line <= takesOver; line++) {
                 ingest(ingestor, log.get(line));
             }
@@ -87,47 +92,36 @@ class AnswerInvalidationPageTest {
     }
 
     /** The line of the first block at a height some block before it had: the demo chain's fork. */
-    private static int firstBlockAtASeenHeight(List<String> log) {
+    private static int firstBlockAtASeenHeight(long[] heights) {
         long highest = -1;
-        for (int line = 0; line < log.size(); line++) {
-            NewBlock block = TsvReplay.delivery(log.get(line)).block();
-            if (block != null) {
-                if (block.height() <= highest) {
+        for (int line = 0; line < heights.length; line++) {
+            if (heights[line] >= 0) {
+                if (heights[line] <= highest) {
                     return line;
                 }
-                highest = block.height();
+                highest = heights[line];
             }
         }
         throw new AssertionError("the demo log has no fork");
     }
 
     /** The line of the first block at {@code height}. */
-    private static int firstBlockAt(List<String> log, long height) {
-        for (int line = 0; line < log.size(); line++) {
-            NewBlock block = TsvReplay.delivery(log.get(line)).block();
-            if (block != null && block.height() == height) {
+    private static int firstBlockAt(long[] heights, long height) {
+        for (int line = 0; line < heights.length; line++) {
+            if (heights[line] == height) {
                 return line;
             }
         }
         throw new AssertionError("no block at " + height);
     }
 
-    /** The highest block before {@code end}. */
-    private static long highestBefore(List<String> log, int end) {
+    /** The highest block before line {@code end}. */
+    private static long highestBefore(long[] heights, int end) {
         long highest = -1;
         for (int line = 0; line < end; line++) {
-            NewBlock block = TsvReplay.delivery(log.get(line)).block();
-            if (block != null) {
-                highest = Math.max(highest, block.height());
-            }
+            highest = Math.max(highest, heights[line]);
         }
         return highest;
-    }
-
-    private static NewBlock block(String line) {
-        NewBlock block = TsvReplay.delivery(line).block();
-        assertNotNull(block, "not a block: " + line.split("\t", 4)[2]);
-        return block;
     }
 
     private static void ingest(EventIngestor ingestor, String line) {
