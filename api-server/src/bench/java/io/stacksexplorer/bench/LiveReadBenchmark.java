@@ -239,15 +239,17 @@ class LiveReadBenchmark {
         }
         double requests = figures.rps() * SECONDS;
         return new LiveReadTable.Run(figures.rps(), figures.p99(), 1e6 * cpu / requests, 1e6 * pgCpu / requests,
-                hitRate(cacheBefore, cacheAfter), non2xx(out), transferPerSecond(out) / figures.rps());
+                hitRate(cacheBefore, cacheAfter, 0), hitRate(cacheBefore, cacheAfter, 2), non2xx(out),
+                transferPerSecond(out) / figures.rps());
     }
 
-    private static double hitRate(double[] before, double[] after) {
+    /** The share of hits of the counter pair at {@code at} of {@link LiveServer#cacheCounts}, NaN for none. */
+    private static double hitRate(double[] before, double[] after, int at) {
         if (before == null || after == null) {
             return Double.NaN;
         }
-        double hits = after[0] - before[0];
-        double misses = after[1] - before[1];
+        double hits = after[at] - before[at];
+        double misses = after[at + 1] - before[at + 1];
         return hits + misses == 0 ? Double.NaN : hits / (hits + misses);
     }
 

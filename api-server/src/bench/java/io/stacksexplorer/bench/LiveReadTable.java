@@ -46,10 +46,12 @@ final class LiveReadTable {
     /**
      * One measured reading of a route at a pace: wrk's figures, the server's CPU per request, PostgreSQL's
      * (every {@code postgres} process of the machine: the clusters' backends, WAL sender and receiver, and
-     * the startup process that replays WAL on a standby), the cache's hit rate (NaN: no metric).
+     * the startup process that replays WAL on a standby), the cache's hit rate (NaN: no metric), and of
+     * the offset pages that reached their route, the share answered from kept parts (web.KeptPages; NaN:
+     * none reached it, or a build without them).
      */
-    record Run(double rps, double p99, double cpuMicros, double pgCpuMicros, double hitRate, long non2xx,
-               double answerBytes) {
+    record Run(double rps, double p99, double cpuMicros, double pgCpuMicros, double hitRate, double pageHitRate,
+               long non2xx, double answerBytes) {
     }
 
     private LiveReadTable() {
@@ -67,10 +69,11 @@ final class LiveReadTable {
         StringBuilder out = new StringBuilder(String.format("%n### %s%n%nMedians of %d round%s per route and pace.%n%n",
                 title, rounds, rounds == 1 ? "" : "s"));
         out.append(String.format("| route | lines | KB/answer | req/s %s | %s ÷ idle, median (range) | p99 ms %s"
-                        + " | CPU µs/req %s | PostgreSQL CPU µs/req %s | cache hits %s | peer req/s | %s ÷ peer"
-                        + " | targets (%s: ≥ %.1f of idle, ≥ %.0f× peer, p99 ≤ peer's) |%n",
-                paceNames, liveName, paceNames, paceNames, paceNames, paceNames, liveName, liveName, OF_IDLE, OF_PEER));
-        out.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
+                        + " | CPU µs/req %s | PostgreSQL CPU µs/req %s | cache hits %s | offset pages from kept parts %s"
+                        + " | peer req/s | %s ÷ peer | targets (%s: ≥ %.1f of idle, ≥ %.0f× peer, p99 ≤ peer's) |%n",
+                paceNames, liveName, paceNames, paceNames, paceNames, paceNames, paceNames, liveName, liveName, OF_IDLE,
+                OF_PEER));
+        out.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
         for (Map.Entry<String, Map<LiveFeed.Pace, List<Run>>> route : runs.entrySet()) {
             Map<LiveFeed.Pace, List<Run>> byPace = route.getValue();
             List<Run> idle = byPace.getOrDefault(LiveFeed.Pace.IDLE, List.of());
@@ -92,7 +95,7 @@ final class LiveReadTable {
                             : String.format("p99 %.1f vs %.0f ms %s", busyP99, peerP99, busyP99 <= peerP99 ? "yes" : "NO"));
             double bytes = byPace.values().stream().flatMap(List::stream).mapToDouble(Run::answerBytes)
                     .filter(b -> !Double.isNaN(b)).average().orElse(Double.NaN);
-            out.append(String.format("| %s | %,d | %.1f | %s | %s | %s | %s | %s | %s | %s | %s | %s |%n", route.getKey(),
+            out.append(String.format("| %s | %,d | %.1f | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |%n", route.getKey(),
                     new LinkedHashSet<>(routes.get(route.getKey())).size(), bytes / 1024,
                     cells(paces, byPace, Run::rps, "%,.0f"),
                     ratios.isEmpty() ? "–" : String.format("%.2f (%.2f-%.2f)", ofIdle,
@@ -102,6 +105,7 @@ final class LiveReadTable {
                     cells(paces, byPace, Run::cpuMicros, "%,.0f"),
                     cells(paces, byPace, Run::pgCpuMicros, "%,.0f"),
                     cells(paces, byPace, r -> 100 * r.hitRate(), "%.0f %%"),
+                    cells(paces, byPace, r -> 100 * r.pageHitRate(), "%.0f %%"),
                     peer == null ? "–" : String.format("%,.0f", peer),
                     Double.isNaN(ofPeer) ? "–" : String.format("%.1f×", ofPeer), targets));
         }

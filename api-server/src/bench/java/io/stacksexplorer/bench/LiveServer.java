@@ -27,6 +27,8 @@ final class LiveServer implements AutoCloseable {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private static final Pattern CACHE = Pattern.compile("^stacks_answer_cache_total\\{.*result=\"(hit|miss)\".*} (\\S+)$");
+    /** Offset pages that reached their route: from kept parts, or read (web.KeptPages; absent in older builds). */
+    private static final Pattern PAGES = Pattern.compile("^stacks_answer_cache_pages_total\\{.*result=\"(hit|miss)\".*} (\\S+)$");
 
     final Process process;
     final String base;
@@ -103,13 +105,17 @@ final class LiveServer implements AutoCloseable {
     double[] cacheCounts() throws IOException, InterruptedException {
         String metrics = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + metricsPort + "/metrics"))
                 .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString()).body();
-        double[] counts = new double[2];
+        double[] counts = new double[4];
         boolean found = false;
         for (String line : metrics.split("\n")) {
             Matcher m = CACHE.matcher(line);
             if (m.matches()) {
                 counts[m.group(1).equals("hit") ? 0 : 1] += Double.parseDouble(m.group(2));
                 found = true;
+            }
+            Matcher pages = PAGES.matcher(line);
+            if (pages.matches()) {
+                counts[pages.group(1).equals("hit") ? 2 : 3] += Double.parseDouble(pages.group(2));
             }
         }
         return found ? counts : null;

@@ -81,10 +81,11 @@ abstract class ContractStore implements GenericRepository<ContractDeployRow, Str
             + " ORDER BY e.log_position DESC";
 
     /**
-     * A contract's log page: its event count, the newest position a page may start from (the count
-     * with unanchored events, else the anchored top) and the page's events, newest first.
+     * A contract's log page: its event count, the position of its newest anchored event, the newest
+     * position a page may start from (the count with unanchored events, else the anchored top) and the
+     * page's events, newest first.
      */
-    record LogPage(long total, long newest, List<EventRow> rows) {
+    record LogPage(long total, long anchored, long newest, List<EventRow> rows) {
     }
 
     private final DataSource dataSource;
@@ -146,6 +147,6 @@ abstract class ContractStore implements GenericRepository<ContractDeployRow, Str
             }
             return null;
         });
-        return new LogPage(placed[0], unanchored ? placed[0] : placed[1], rows);
+        return new LogPage(placed[0], placed[1], unanchored ? placed[0] : placed[1], rows);
     }
 }

@@ -11,8 +11,9 @@ import jakarta.inject.Singleton;
 /**
  * The answer cache as an operator watches it: requests answered from it ({@code result="hit"}) and
  * requests it passed to their route ({@code result="miss"}: not kept yet, dropped by a change, or
- * asked while a commit was being applied), and how many answers it holds. On H2 or with the cache
- * switched off both counters stay at 0.
+ * asked while a commit was being applied), how many answers it holds, and of the offset pages that
+ * reached their route, those answered from kept parts ({@link KeptPages}) and those read from the
+ * database. On H2 or with the cache switched off the hits stay at 0.
  */
 @Singleton
 @Requires(property = "stacks.metrics.enabled", value = "true")
@@ -21,10 +22,12 @@ class AnswerCacheMetrics implements MeterBinder {
     // A provider: the registry binds this class before the filter's own dependencies may exist.
     private final BeanProvider<AnswerCache> cache;
     private final BeanProvider<KeptAnswers> kept;
+    private final BeanProvider<KeptPages> pages;
 
-    AnswerCacheMetrics(BeanProvider<AnswerCache> cache, BeanProvider<KeptAnswers> kept) {
+    AnswerCacheMetrics(BeanProvider<AnswerCache> cache, BeanProvider<KeptAnswers> kept, BeanProvider<KeptPages> pages) {
         this.cache = cache;
         this.kept = kept;
+        this.pages = pages;
     }
 
     @Override
@@ -33,6 +36,10 @@ class AnswerCacheMetrics implements MeterBinder {
                 .description("Requests answered from the answer cache").register(registry);
         FunctionCounter.builder("stacks.answer.cache", cache, c -> c.get().misses.sum()).tag("result", "miss")
                 .description("Requests the answer cache passed to their route").register(registry);
+        FunctionCounter.builder("stacks.answer.cache.pages", pages, p -> p.get().hits.sum()).tag("result", "hit")
+                .description("Offset pages of contract events answered from kept parts (count and rendered events)").register(registry);
+        FunctionCounter.builder("stacks.answer.cache.pages", pages, p -> p.get().misses.sum()).tag("result", "miss")
+                .description("Offset pages the routes read from the database").register(registry);
         Gauge.builder("stacks.answer.cache.answers", kept, k -> k.get().size())
                 .description("Answers held by the answer cache").register(registry);
     }

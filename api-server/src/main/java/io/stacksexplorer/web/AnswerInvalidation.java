@@ -166,11 +166,17 @@ class AnswerInvalidation {
                         kept.changedEverything();
                         unsettled = new HashSet<>();
                     }
+                    if (!unsettled.isEmpty()) {
+                        // Settling a microblock stream renumbers the lists its rows are in (write.Positions).
+                        changed.add(Dependency.of(Kind.POSITIONS));
+                    }
                     txIds.addAll(unsettled);
                     unsettled.clear();
                 }
                 case "microblock" -> {
                     changed.add(Dependency.of(Kind.TIP));
+                    // Unanchored rows are numbered among the served ones, and a stream can replace another.
+                    changed.add(Dependency.of(Kind.POSITIONS));
                     List<String> ids = changes.microblockTxs(change.microblock().hash()).txIds();
                     txIds.addAll(ids);
                     if (unsettled != null) {
@@ -190,6 +196,7 @@ class AnswerInvalidation {
             // one of these would not be taken for a reorg.
             if (reorg(blocks)) {
                 changed.add(Dependency.of(Kind.REORG));
+                changed.add(Dependency.of(Kind.POSITIONS));
             }
         }
         if (everything) {

@@ -18,7 +18,8 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * Answers kept by request line, each with what it was made from ({@link Dependency}), and dropped
  * when that changes, and only then: a commit that touches other blocks, transactions, principals or
- * contracts leaves them served.
+ * contracts leaves them served. Parts of offset pages ({@link KeptPages}) are kept here too, under
+ * keys no request line has, by the same rule and in the same room.
  *
  * <p>How a change and a request that read the database around it never leave a stale answer
  * behind: every change takes the next number of {@link #sequence}; a request notes the number
@@ -53,7 +54,13 @@ final class KeptAnswers {
         /** A contract's deployment attempts, mined or pending (contract status). */
         CONTRACT,
         /** A contract's log events. */
-        LOGS
+        LOGS,
+        /**
+         * Where the served rows sit in the position-numbered lists (V10): moved only by a reorg and by
+         * microblocks coming, leaving or settled; a block on the tip appends above them
+         * ({@link KeptPages}).
+         */
+        POSITIONS
     }
 
     /** One thing an answer was made from. */
@@ -64,8 +71,12 @@ final class KeptAnswers {
         }
     }
 
-    private record Kept(HttpCaching.Rendered answer, List<Dependency> made) {
+    /** A kept answer ({@link HttpCaching.Rendered}) or page part ({@link #part}), and what it weighs. */
+    private record Kept(Object value, int weight, List<Dependency> made) {
     }
+
+    /** Starts the key of every page part: no request line (they start with a slash) can. */
+    private static final char PART = '\u0000';
 
     static final int REMEMBERED = 100_000;
 
@@ -92,7 +103,7 @@ final class KeptAnswers {
         }
         this.kept = Caffeine.newBuilder()
                 .maximumWeight(maxBytes)
-                .weigher((String key, Kept k) -> key.length() + k.answer().heldBytes())
+                .weigher((String key, Kept k) -> key.length() + k.weight())
                 // Runs on the evicting thread, so the index never outgrows the answers by much.
                 .evictionListener((String key, Kept k, RemovalCause cause) -> {
                     if (key != null && k != null) {
@@ -110,25 +121,46 @@ final class KeptAnswers {
     /** The kept answer for the request line, or null. */
     HttpCaching.Rendered get(String requestLine) {
         Kept k = kept.getIfPresent(requestLine);
-        return k == null ? null : k.answer();
+        return k == null ? null : (HttpCaching.Rendered) k.value();
     }
 
     /** Keeps an answer read after change {@code readAt}, unless something it was made from changed since. */
     void keep(String requestLine, long readAt, List<Dependency> made, HttpCaching.Rendered answer) {
+        put(requestLine, readAt, made, new Kept(answer, answer.heldBytes(), made));
+    }
+
+    /** The page part kept under {@code key} ({@link #keepPart}), or null. */
+    Object part(String key) {
+        Kept k = kept.getIfPresent(PART + key);
+        return k == null ? null : k.value();
+    }
+
+    /**
+     * Keeps a part of a page (a list's count, the rendered rows of a window of its positions;
+     * {@link KeptPages}) read after change {@code readAt}, under the same rule and in the same bounded
+     * room as the answers.
+     *
+     * @param weight about how many bytes {@code value} holds
+     */
+    void keepPart(String key, long readAt, List<Dependency> made, Object value, int weight) {
+        put(PART + key, readAt, made, new Kept(value, weight, made));
+    }
+
+    private void put(String key, long readAt, List<Dependency> made, Kept value) {
         if (!fresh(readAt, made)) {
             return;
         }
-        kept.put(requestLine, new Kept(answer, made));
+        kept.put(key, value);
         for (Dependency d : made) {
             index.get(d.kind()).compute(d.id(), (id, lines) -> {
                 Set<String> set = lines != null ? lines : ConcurrentHashMap.newKeySet();
-                set.add(requestLine);
+                set.add(key);
                 return set;
             });
         }
-        // A change recorded between the first check and the index did not find this answer there.
+        // A change recorded between the first check and the index did not find this value there.
         if (!fresh(readAt, made)) {
-            kept.invalidate(requestLine);
+            kept.invalidate(key);
         }
     }
 
@@ -154,7 +186,8 @@ final class KeptAnswers {
         }
         HttpCaching.Rendered compact = answer.compact(compression);
         // A replacement, not an eviction: the index keeps the line under its dependencies.
-        kept.asMap().computeIfPresent(requestLine, (line, k) -> k.answer() == answer ? new Kept(compact, k.made()) : k);
+        kept.asMap().computeIfPresent(requestLine,
+                (line, k) -> k.value() == answer ? new Kept(compact, compact.heldBytes(), k.made()) : k);
     }
 
     /** These things changed: the answers made from them are dropped. */

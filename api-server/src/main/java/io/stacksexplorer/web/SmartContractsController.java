@@ -13,6 +13,8 @@ import io.stacksexplorer.server.model.ContractEventPage;
 import io.stacksexplorer.server.model.ContractLogPage;
 import io.stacksexplorer.server.model.ContractStatus;
 import io.stacksexplorer.server.model.ContractStatusLookupEntry;
+import io.stacksexplorer.server.model.TransactionEvent;
+import io.stacksexplorer.web.KeptAnswers.Kind;
 
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -28,11 +30,14 @@ class SmartContractsController implements SmartContractsApi {
     private final ContractQueries contracts;
     private final CursorPages cursorPages;
     private final RequestParams params;
+    private final KeptPages keptPages;
 
-    SmartContractsController(ContractQueries contracts, CursorPages cursorPages, RequestParams params) {
+    SmartContractsController(ContractQueries contracts, CursorPages cursorPages, RequestParams params,
+                             KeptPages keptPages) {
         this.contracts = contracts;
         this.cursorPages = cursorPages;
         this.params = params;
+        this.keptPages = keptPages;
     }
 
     @Override
@@ -60,14 +65,54 @@ class SmartContractsController implements SmartContractsApi {
                                                String cursor) {
         String id = params.contractId(contractId, "contract_id");
         boolean withUnanchored = RequestParams.unanchored(unanchored);
-        Page<EventRow> page = cursor == null
-                ? contracts.logs(id, withUnanchored, limit, offset)
-                : contracts.logsAfter(id, withUnanchored, limit, PageCursors.decode(PageCursors.Kind.CONTRACT_EVENTS,
-                        id, PageCursors.withoutOffset(cursor, offset)));
+        if (cursor == null) {
+            return eventsAtOffset(id, withUnanchored, limit, offset);
+        }
+        Page<EventRow> page = contracts.logsAfter(id, withUnanchored, limit,
+                PageCursors.decode(PageCursors.Kind.CONTRACT_EVENTS, id, PageCursors.withoutOffset(cursor, offset)));
+        Rendered rendered = render(id, page);
+        return new ContractEventPage(limit, (int) page.offset(), page.total(), rendered.results(), rendered.next());
+    }
+
+    /** A page's events as the API gives them, and the cursor to the page after it. */
+    private record Rendered(List<TransactionEvent> results, String next) {
+    }
+
+    /**
+     * A page by offset: from kept parts when the contract's count and the page's events are kept
+     * ({@link KeptPages}: the page at offset k is the events at positions newest - k and below, whatever
+     * the contract logged since they were rendered), else one statement.
+     */
+    private ContractEventPage eventsAtOffset(String id, boolean unanchored, int limit, int offset) {
+        KeptPages.Reading kept = keptPages.begin();
+        KeptPages.LogTops tops = kept.count(Kind.LOGS, id, KeptPages.LogTops.class);
+        if (tops != null) {
+            Rendered slice = kept.slice(Kind.LOGS, id, tops.newest(unanchored) - offset, limit, Rendered.class);
+            if (slice != null) {
+                return new ContractEventPage(limit, offset, tops.total(), slice.results(), slice.next());
+            }
+        }
+        ContractQueries.LogsRead read = contracts.readLogs(id, unanchored, limit, offset);
+        Rendered rendered = render(id, read.page());
+        KeptPages.LogTops now = new KeptPages.LogTops(read.total(), read.anchored());
+        kept.keepCount(Kind.LOGS, id, now);
+        kept.keepSlice(Kind.LOGS, id, now.newest(unanchored) - offset, limit, rendered, weight(read.page()));
+        return new ContractEventPage(limit, offset, now.total(), rendered.results(), rendered.next());
+    }
+
+    private static Rendered render(String contractId, Page<EventRow> page) {
         String next = page.last() == null ? null
-                : PageCursors.encode(PageCursors.Kind.CONTRACT_EVENTS, id, page.last());
-        return new ContractEventPage(limit, (int) page.offset(), page.total(),
-                page.results().stream().map(EventMapper::toApi).toList(), next);
+                : PageCursors.encode(PageCursors.Kind.CONTRACT_EVENTS, contractId, page.last());
+        return new Rendered(page.results().stream().map(EventMapper::toApi).toList(), next);
+    }
+
+    /** About the bytes a page's rendered events hold: each value as hex and decoded (Latin-1 strings), and the rest. */
+    private static int weight(Page<EventRow> page) {
+        int bytes = 256;
+        for (EventRow row : page.results()) {
+            bytes += 512 + 2 * (row.valueHex() == null ? 0 : row.valueHex().length());
+        }
+        return bytes;
     }
 
     @Override

@@ -126,6 +126,9 @@ class AnswerInvalidationPostgresTest {
                         }
                     }
                 }
+                KeptPages pages = cached.getBean(KeptPages.class);
+                System.out.println("offset pages from kept parts: " + pages.hits.sum() + ", read: " + pages.misses.sum());
+                assertTrue(pages.hits.sum() > 0, "some offset page after a related commit came from kept parts");
                 for (Kind kind : List.of(Kind.TIP, Kind.REORG, Kind.TX, Kind.PRINCIPAL, Kind.MEMPOOL, Kind.CONTRACT,
                         Kind.LOGS)) {
                     Tally tally = tallies.get(kind);
@@ -185,6 +188,16 @@ class AnswerInvalidationPostgresTest {
             for (String[] row : rows(st, "SELECT contract_id FROM contract_log_stats ORDER BY event_count DESC LIMIT 4")) {
                 lines.put("/extended/v1/contract/" + row[0] + "/events?limit=5", Kind.LOGS);
                 lines.put("/extended/v2/smart-contracts/" + row[0] + "/logs", Kind.LOGS);
+            }
+            // Offset pages next to each other: after a related commit the page at one offset is the
+            // one that was at another before it, kept by position (KeptPages). The deepest first: it
+            // reads the contract's count again, and the pages nearer the top then come from kept parts.
+            for (String[] row : rows(st, "SELECT contract_id FROM contract_log_stats ORDER BY event_count DESC LIMIT 2")) {
+                for (int offset = 6; offset >= 1; offset--) {
+                    lines.put("/extended/v1/contract/" + row[0] + "/events?limit=3&offset=" + offset, Kind.LOGS);
+                }
+                lines.put("/extended/v1/contract/" + row[0] + "/events?limit=3&offset=2&unanchored=true", Kind.LOGS);
+                lines.put("/extended/v1/contract/" + row[0] + "/events?limit=3&offset=3&unanchored=true", Kind.LOGS);
             }
             for (String[] row : rows(st, "SELECT principal FROM principal_txs GROUP BY principal"
                     + " ORDER BY COUNT(*) DESC, principal LIMIT 8")) {

@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -52,6 +53,34 @@ class KeptAnswersTest {
         assertNotNull(kept.get("/alice"));
         kept.keep("/tx", readAt, List.of(TX), answer("unrelated change in flight"));
         assertNotNull(kept.get("/tx"));
+    }
+
+    @Test
+    void pagePartsFollowTheSameRulesUnderTheirOwnKeys() {
+        Dependency positions = Dependency.of(Kind.POSITIONS);
+        long readAt = kept.sequence();
+        kept.keepPart("count alice", readAt, List.of(ALICE), 42L, 64);
+        kept.keepPart("slice alice 40 3", readAt, List.of(positions), "rows 38-40", 100);
+        kept.keep("/alice", readAt, List.of(ALICE), answer("a"));
+        // A part is no answer, and no request line reaches a part.
+        assertNull(kept.get("count alice"));
+        assertNull(kept.part("/alice"));
+        assertEquals(42L, kept.part("count alice"));
+        // Alice's new transaction: her count and page go, her rows stay where they were.
+        kept.changed(List.of(ALICE));
+        assertNull(kept.part("count alice"));
+        assertNull(kept.get("/alice"));
+        assertEquals("rows 38-40", kept.part("slice alice 40 3"));
+        // A reorg moves positions: the rows go, a count read since stays.
+        kept.keepPart("count alice", kept.sequence(), List.of(ALICE), 43L, 64);
+        kept.changed(List.of(positions));
+        assertNull(kept.part("slice alice 40 3"));
+        assertEquals(43L, kept.part("count alice"));
+        // Rows read across a move of positions are not kept.
+        long before = kept.sequence();
+        kept.changed(List.of(positions));
+        kept.keepPart("slice alice 41 3", before, List.of(positions), "maybe before the move", 100);
+        assertNull(kept.part("slice alice 41 3"));
     }
 
     @Test
