@@ -100,20 +100,16 @@ public class ContractQueries {
         return abis;
     }
 
-    /** Log events of a contract, newest first, from an offset: one statement ({@link ContractStore#LOG_PAGE}). */
-    public Page<EventRow> logs(String contractId, boolean unanchored, int limit, int offset) {
-        return readLogs(contractId, unanchored, limit, offset).page();
-    }
-
     /**
-     * A page of {@link #logs} and where the contract's pages start: its event count ({@code total},
-     * the newest position with unanchored events) and the position of its newest anchored event. The
-     * page's first event sits at position {@code (unanchored ? total : anchored) - offset}.
+     * A page of a contract's log events, newest first, from an offset, and where the contract's pages
+     * start: its event count ({@code total}, the newest position with unanchored events) and the
+     * position of its newest anchored event. The page's first event sits at position
+     * {@code (unanchored ? total : anchored) - offset}.
      */
     public record LogsRead(Page<EventRow> page, long total, long anchored) {
     }
 
-    /** {@link #logs} with where the contract's pages start ({@link LogsRead}): the same one statement. */
+    /** One statement ({@link ContractStore#LOG_PAGE}): the page and where the contract's pages start ({@link LogsRead}). */
     public LogsRead readLogs(String contractId, boolean unanchored, int limit, int offset) {
         ContractStore.LogPage page = contracts.logPage(contractId, unanchored, offset, Long.MAX_VALUE, limit);
         return new LogsRead(page(page, page.newest() - offset, offset), page.total(), page.anchored());

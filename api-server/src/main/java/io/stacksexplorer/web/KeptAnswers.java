@@ -37,7 +37,7 @@ import java.util.concurrent.atomic.AtomicLong;
 @Singleton
 final class KeptAnswers {
 
-    /** What kind of thing an answer was made from; the id says which one (none for the first three). */
+    /** What kind of thing an answer was made from; the id says which one (none for TIP, REORG, ANY, POSITIONS). */
     enum Kind {
         /** The chain tip and its microblocks: {@code /extended}, the status, the latest block. */
         TIP,
@@ -81,7 +81,7 @@ final class KeptAnswers {
     static final int REMEMBERED = 100_000;
 
     private final Cache<String, Kept> kept;
-    /** For each kind and id, the request lines of the kept answers made from it. */
+    /** For each kind and id, the keys (request lines, page parts) of the kept values made from it. */
     private final Map<Kind, ConcurrentHashMap<String, Set<String>>> index = new EnumMap<>(Kind.class);
     /** The number of the last change of each dependency changed since {@link #floor} moved. */
     private final ConcurrentHashMap<Dependency, Long> changedAt = new ConcurrentHashMap<>();
@@ -239,7 +239,7 @@ final class KeptAnswers {
         return kept.estimatedSize();
     }
 
-    /** What the kept answers weigh together (request lines and the bytes each answer holds). */
+    /** What the kept values weigh together (their keys and the bytes each answer or page part holds). */
     long weighedBytes() {
         return kept.policy().eviction().map(e -> e.weightedSize().orElse(0L)).orElse(0L);
     }

@@ -35,6 +35,13 @@ import java.util.concurrent.atomic.LongAdder;
  * a part it read from the database is kept only if nothing it depends on changed since. The parts
  * share the answers' room ({@code stacks.answer-cache.max-bytes}). On H2 and with the cache switched
  * off nothing is kept.
+ *
+ * <p>Known gap: count and rows are kept apart, each from its own statement's snapshot. Between a
+ * commit that moves positions becoming visible and its application (the watch interval on a standby,
+ * moments on the writer), one request can keep a part read after it while the other part is still
+ * from before, and a page can join them until the commit is applied. Closing it takes a positions
+ * version in the database, written with every renumbering and read with every page, that both parts
+ * carry and must share (issue 48's note).
  */
 @Singleton
 class KeptPages {
