@@ -104,15 +104,17 @@ public class ContractQueries {
      * A page of a contract's log events, newest first, from an offset, and where the contract's pages
      * start: its event count ({@code total}, the newest position with unanchored events) and the
      * position of its newest anchored event. The page's first event sits at position
-     * {@code (unanchored ? total : anchored) - offset}.
+     * {@code (unanchored ? total : anchored) - offset}. {@code positionsVersion}: the served rows'
+     * positions as of the same snapshot (migration V210).
      */
-    public record LogsRead(Page<EventRow> page, long total, long anchored) {
+    public record LogsRead(Page<EventRow> page, long total, long anchored, long positionsVersion) {
     }
 
     /** One statement ({@link ContractStore#LOG_PAGE}): the page and where the contract's pages start ({@link LogsRead}). */
     public LogsRead readLogs(String contractId, boolean unanchored, int limit, int offset) {
         ContractStore.LogPage page = contracts.logPage(contractId, unanchored, offset, Long.MAX_VALUE, limit);
-        return new LogsRead(page(page, page.newest() - offset, offset), page.total(), page.anchored());
+        return new LogsRead(page(page, page.newest() - offset, offset), page.total(), page.anchored(),
+                page.positionsVersion());
     }
 
     /** The page after {@code after}, the last event of a previous page of the same contract. */

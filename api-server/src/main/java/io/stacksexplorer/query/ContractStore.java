@@ -73,8 +73,9 @@ abstract class ContractStore implements GenericRepository<ContractDeployRow, Str
     static final String LOG_PAGE = "WITH tip AS (SELECT"
             + " COALESCE((SELECT event_count FROM contract_log_stats WHERE contract_id = ?), 0) AS total,"
             + " COALESCE((SELECT log_position FROM tx_events WHERE contract_id = ? AND log_position IS NOT NULL"
-            + " AND is_unanchored = FALSE ORDER BY contract_id DESC, log_position DESC LIMIT 1), 0) AS anchored)"
-            + " SELECT tip.total, tip.anchored, " + PlainJdbc.prefixed("e.", EventRow.COLUMNS)
+            + " AND is_unanchored = FALSE ORDER BY contract_id DESC, log_position DESC LIMIT 1), 0) AS anchored,"
+            + " (SELECT positions_version FROM chain_state WHERE id = 1) AS positions)"
+            + " SELECT tip.total, tip.anchored, tip.positions, " + PlainJdbc.prefixed("e.", EventRow.COLUMNS)
             + " FROM tip LEFT JOIN tx_events e ON e.contract_id = ?"
             + " AND e.log_position <= LEAST(CASE WHEN ? THEN tip.total ELSE tip.anchored END - ?, ?)"
             + " AND e.log_position > LEAST(CASE WHEN ? THEN tip.total ELSE tip.anchored END - ?, ?) - ?"
@@ -82,10 +83,10 @@ abstract class ContractStore implements GenericRepository<ContractDeployRow, Str
 
     /**
      * A contract's log page: its event count, the position of its newest anchored event, the newest
-     * position a page may start from (the count with unanchored events, else the anchored top) and the
-     * page's events, newest first.
+     * position a page may start from (the count with unanchored events, else the anchored top), the
+     * positions' version (V210) and the page's events, newest first, all from one snapshot.
      */
-    record LogPage(long total, long anchored, long newest, List<EventRow> rows) {
+    record LogPage(long total, long anchored, long newest, long positionsVersion, List<EventRow> rows) {
     }
 
     private final DataSource dataSource;
@@ -126,7 +127,7 @@ abstract class ContractStore implements GenericRepository<ContractDeployRow, Str
      * {@code cap}) down, with the count and the newest position.
      */
     LogPage logPage(String contractId, boolean unanchored, long offset, long cap, int limit) {
-        long[] placed = {0, 0};
+        long[] placed = {0, 0, 0};
         List<EventRow> rows = new ArrayList<>(limit);
         PlainJdbc.query(dataSource, "query", LOG_PAGE, ps -> {
             ps.setString(1, contractId);
@@ -142,11 +143,12 @@ abstract class ContractStore implements GenericRepository<ContractDeployRow, Str
         }, rs -> {
             placed[0] = rs.getLong(1);
             placed[1] = rs.getLong(2);
-            if (rs.getString(3) != null) { // NULLs: no event on this page
-                rows.add(EventRow.read(rs, 3));
+            placed[2] = rs.getLong(3);
+            if (rs.getString(4) != null) { // NULLs: no event on this page
+                rows.add(EventRow.read(rs, 4));
             }
             return null;
         });
-        return new LogPage(placed[0], placed[1], unanchored ? placed[0] : placed[1], rows);
+        return new LogPage(placed[0], placed[1], unanchored ? placed[0] : placed[1], placed[2], rows);
     }
 }

@@ -36,12 +36,11 @@ import java.util.concurrent.atomic.LongAdder;
  * share the answers' room ({@code stacks.answer-cache.max-bytes}). On H2 and with the cache switched
  * off nothing is kept.
  *
- * <p>Known gap: count and rows are kept apart, each from its own statement's snapshot. Between a
- * commit that moves positions becoming visible and its application (the watch interval on a standby,
- * moments on the writer), one request can keep a part read after it while the other part is still
- * from before, and a page can join them until the commit is applied. Closing it takes a positions
- * version in the database, written with every renumbering and read with every page, that both parts
- * carry and must share (issue 48's note).
+ * <p>Count and rows are kept apart, each from its own statement's snapshot: between a commit that
+ * renumbers positions becoming visible and its application (the watch interval on a standby, moments
+ * on the writer), one request can keep a part read after it while the other is still from before. So
+ * both carry the positions' version of their snapshot (chain_state, V210, moved by every renumbering)
+ * and a page joins a count only with rows of the same version: a page never combines two states.
  */
 @Singleton
 class KeptPages {
@@ -63,8 +62,11 @@ class KeptPages {
         this.invalidation = invalidation;
     }
 
-    /** A contract's event count and the position of its newest anchored event. */
-    record LogTops(long total, long anchored) {
+    /**
+     * A contract's event count, the position of its newest anchored event, and the positions' version
+     * they were read at (V210): the version of the rows a page may join them with.
+     */
+    record LogTops(long total, long anchored, long positionsVersion) {
 
         /** The position of the event at offset 0. */
         long newest(boolean unanchored) {
@@ -117,9 +119,12 @@ class KeptPages {
             }
         }
 
-        /** The kept rendering of the rows at positions (top - limit, top] of a list, or null. */
-        <T> T slice(Kind kind, String id, long top, int limit, Class<T> type) {
-            T slice = serve ? type.cast(kept.part(sliceKey(kind, id, top, limit))) : null;
+        /**
+         * The kept rendering of the rows at positions (top - limit, top] of a list, read at positions
+         * version {@code version} (that of the count the page uses), or null.
+         */
+        <T> T slice(Kind kind, String id, long version, long top, int limit, Class<T> type) {
+            T slice = serve ? type.cast(kept.part(sliceKey(kind, id, version, top, limit))) : null;
             (slice != null ? hits : misses).increment();
             return slice;
         }
@@ -130,9 +135,9 @@ class KeptPages {
          *
          * @param weight about how many bytes the rendering holds
          */
-        void keepSlice(Kind kind, String id, long top, int limit, Object rows, int weight) {
+        void keepSlice(Kind kind, String id, long version, long top, int limit, Object rows, int weight) {
             if (keep && top > 0) {
-                kept.keepPart(sliceKey(kind, id, top, limit), readAt, POSITIONS, rows, weight);
+                kept.keepPart(sliceKey(kind, id, version, top, limit), readAt, POSITIONS, rows, weight);
             }
         }
     }
@@ -141,7 +146,7 @@ class KeptPages {
         return "count " + kind + ' ' + id;
     }
 
-    private static String sliceKey(Kind kind, String id, long top, int limit) {
-        return "slice " + kind + ' ' + id + ' ' + top + ' ' + limit;
+    private static String sliceKey(Kind kind, String id, long version, long top, int limit) {
+        return "slice " + kind + ' ' + id + ' ' + version + ' ' + top + ' ' + limit;
     }
 }

@@ -87,16 +87,18 @@ class SmartContractsController implements SmartContractsApi {
         KeptPages.Reading kept = keptPages.begin();
         KeptPages.LogTops tops = kept.count(Kind.LOGS, id, KeptPages.LogTops.class);
         if (tops != null) {
-            Rendered slice = kept.slice(Kind.LOGS, id, tops.newest(unanchored) - offset, limit, Rendered.class);
+            Rendered slice = kept.slice(Kind.LOGS, id, tops.positionsVersion(), tops.newest(unanchored) - offset, limit,
+                    Rendered.class);
             if (slice != null) {
                 return new ContractEventPage(limit, offset, tops.total(), slice.results(), slice.next());
             }
         }
         ContractQueries.LogsRead read = contracts.readLogs(id, unanchored, limit, offset);
         Rendered rendered = render(id, read.page());
-        KeptPages.LogTops now = new KeptPages.LogTops(read.total(), read.anchored());
+        KeptPages.LogTops now = new KeptPages.LogTops(read.total(), read.anchored(), read.positionsVersion());
         kept.keepCount(Kind.LOGS, id, now);
-        kept.keepSlice(Kind.LOGS, id, now.newest(unanchored) - offset, limit, rendered, weight(read.page()));
+        kept.keepSlice(Kind.LOGS, id, now.positionsVersion(), now.newest(unanchored) - offset, limit, rendered,
+                weight(read.page()));
         return new ContractEventPage(limit, offset, now.total(), rendered.results(), rendered.next());
     }
 

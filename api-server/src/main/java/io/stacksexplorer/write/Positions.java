@@ -263,7 +263,11 @@ final class Positions {
      * blocks; they are numbered below + 1, … in chain order.
      */
     void renumber() throws SQLException {
+        // Any dirty list: served rows below the top changed (a flag flip, a settled or new stream),
+        // whether or not their numbers do (a settled row's anchored copy takes its number).
+        boolean touched = false;
         for (Kind kind : Kind.values()) {
+            touched |= !dirtyFrom.get(kind).isEmpty();
             // The served rows of each changed block by key, read once whatever the number of keys.
             Map<BlockAt, Map<String, List<Object[]>>> servedOfBlock = new HashMap<>();
             for (Map.Entry<String, Long> d : dirtyFrom.get(kind).entrySet()) {
@@ -306,6 +310,10 @@ final class Positions {
             }
             dirtyFrom.get(kind).clear();
             dirtyBlocks.get(kind).clear();
+        }
+        if (touched) {
+            // Readers that keep page parts apart join only parts read at one version (V210).
+            sql.addBatch(WriteSql.BUMP_POSITIONS_VERSION);
         }
     }
 

@@ -180,6 +180,10 @@ final class WriteSql {
     static final WriteStatement BUMP_MEMPOOL_VERSION = writing(CHAIN_STATE).sql(
             "UPDATE chain_state SET mempool_version = mempool_version + 1 WHERE id = 1");
 
+    /** A renumbering moved served positions (write.Positions, migration V210). */
+    static final WriteStatement BUMP_POSITIONS_VERSION = writing(CHAIN_STATE).sql(
+            "UPDATE chain_state SET positions_version = positions_version + 1 WHERE id = 1");
+
     static final WriteStatement SET_POX_UNLOCK_HEIGHTS = writing(CHAIN_STATE).sql("""
             UPDATE chain_state SET pox_v1_unlock_height = COALESCE(?, pox_v1_unlock_height),
                 pox_v2_unlock_height = COALESCE(?, pox_v2_unlock_height),

@@ -183,7 +183,8 @@ abstract class AfterAnswerDerivationContract {
     /**
      * Every table the write path fills, without what depends on the wall clock of receipt (payload
      * and mempool receipt times, the time of microblock transactions), on generated ids, or on the
-     * number of database transactions (the mempool version is bumped once per transaction); then the
+     * number of database transactions (the mempool and positions versions are bumped once per
+     * transaction); then the
      * change log in order, without its wall-clock column.
      */
     private static Map<String, List<String>> dump(IngestServer server) throws SQLException {
@@ -191,7 +192,7 @@ abstract class AfterAnswerDerivationContract {
         try (Connection c = dataSource.getConnection()) {
             Map<String, List<String>> tables = new java.util.LinkedHashMap<>(TableDump.of(c, Set.of("node_events.id",
                     "node_events.received_at", "mempool_txs.receipt_time", "mempool_principals.receipt_time",
-                    "chain_state.mempool_version", "txs.block_time"), Map.of("mempool_principal_stats", "pending_count <> 0")));
+                    "chain_state.mempool_version", "chain_state.positions_version", "txs.block_time"), Map.of("mempool_principal_stats", "pending_count <> 0")));
             List<String> changes = new ArrayList<>();
             try (Statement st = c.createStatement();
                  ResultSet rs = st.executeQuery("SELECT position, kind, index_block_hash, tx_id, microblock_hash"

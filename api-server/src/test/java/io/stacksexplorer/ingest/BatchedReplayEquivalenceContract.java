@@ -76,15 +76,15 @@ abstract class BatchedReplayEquivalenceContract {
     }
 
     /**
-     * Every table; node_events without its generated ids, chain_state without the mempool version
-     * (bumped once per database transaction). A principal whose pending transactions all left the
+     * Every table; node_events without its generated ids, chain_state without the mempool and positions
+     * versions (bumped once per database transaction). A principal whose pending transactions all left the
      * mempool keeps a counter row at 0 when they were written one by one, and never gets one when
      * they came and went within a batch: both read as 0 pending, so rows at 0 are left out.
      */
     private static Map<String, List<String>> dump(ApiServer api) throws SQLException {
         DataSource dataSource = DelegatingDataSource.unwrapDataSource(api.context().getBean(DataSource.class));
         try (Connection c = dataSource.getConnection()) {
-            return TableDump.of(c, Set.of("node_events.id", "chain_state.mempool_version"),
+            return TableDump.of(c, Set.of("node_events.id", "chain_state.mempool_version", "chain_state.positions_version"),
                     Map.of("mempool_principal_stats", "pending_count <> 0"));
         }
     }

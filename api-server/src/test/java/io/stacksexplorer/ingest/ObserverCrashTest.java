@@ -239,13 +239,14 @@ class ObserverCrashTest {
     /**
      * Every table, without what depends on the wall clock of receipt (payload and mempool receipt
      * times, the time of microblock transactions, which is when their microblock arrived) or on
-     * generated ids (a killed transaction may have used some); the block times of transactions
+     * generated ids (a killed transaction may have used some) or on how many transactions wrote them
+     * (the mempool and positions versions); the block times of transactions
      * mined in their anchor block are compared separately.
      */
     private static Map<String, List<String>> dump(Connection c) throws SQLException {
         Map<String, List<String>> tables = new HashMap<>(TableDump.of(c, Set.of("node_events.id",
                 "node_events.received_at", "mempool_txs.receipt_time", "mempool_principals.receipt_time",
-                "chain_state.mempool_version", "txs.block_time"),
+                "chain_state.mempool_version", "chain_state.positions_version", "txs.block_time"),
                 // A principal whose pending transactions all left the mempool keeps a counter row at 0
                 // when they were written one by one, and never gets one when they came and went
                 // within one transaction (after-answer derivation): both read as 0 pending.

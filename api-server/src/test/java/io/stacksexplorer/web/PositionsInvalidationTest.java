@@ -35,8 +35,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * the busiest contracts' log events and the busiest principals' histories are read by position
  * before and after each payload; whenever a position that was served before holds another row (or
  * none) afterwards, the follower ({@link AnswerInvalidation#follow}, on an instance whose thread never
- * starts) must have dropped a part kept under {@link Kind#POSITIONS}. And it must not drop it for
- * most payloads, or nothing would be kept.
+ * starts) must have dropped a part kept under {@link Kind#POSITIONS}, and the positions' version
+ * (chain_state, V210), which KeptPages joins a count and rows by, must have moved. And the part must
+ * not be dropped for most payloads, or nothing would be kept.
  */
 class PositionsInvalidationTest {
 
@@ -71,6 +72,7 @@ class PositionsInvalidationTest {
             }
             assertTrue(!contracts.isEmpty() && !principals.isEmpty(), "the chain has position-numbered lists");
             Map<String, String> before = positions(dataSource, contracts, principals);
+            long version = positionsVersion(dataSource);
             int moved = 0;
             int kept0 = 0;
             List<String> movers = new ArrayList<>();
@@ -86,6 +88,12 @@ class PositionsInvalidationTest {
                         break;
                     }
                 }
+                long versionNow = positionsVersion(dataSource);
+                if (anyMoved) {
+                    assertTrue(versionNow > version, "line " + line + " moved served positions and left the"
+                            + " positions' version (V210) at " + version);
+                }
+                version = versionNow;
                 if (anyMoved) {
                     moved++;
                     movers.add(line + " " + log.get(line).split("\t", 4)[2]);
@@ -101,6 +109,15 @@ class PositionsInvalidationTest {
             assertTrue(moved >= 2, "the demo log moves positions (microblocks settled, its fork): " + movers);
             assertTrue(kept0 * 2 > log.size() - start, "most payloads keep the rows: " + kept0);
             TestDatabase.dropSchemaOf(context);
+        }
+    }
+
+    /** chain_state's positions version (V210): what KeptPages joins a count and rows by. */
+    private static long positionsVersion(DataSource dataSource) throws SQLException {
+        try (Connection c = dataSource.getConnection(); Statement st = c.createStatement();
+             ResultSet rs = st.executeQuery("SELECT positions_version FROM chain_state WHERE id = 1")) {
+            rs.next();
+            return rs.getLong(1);
         }
     }
 
