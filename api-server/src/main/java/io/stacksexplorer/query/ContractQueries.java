@@ -101,28 +101,38 @@ public class ContractQueries {
     }
 
     /**
-     * A page of a contract's log events, newest first, from an offset, and where the contract's pages
-     * start: its event count ({@code total}, the newest position with unanchored events) and the
-     * position of its newest anchored event. The page's first event sits at position
-     * {@code (unanchored ? total : anchored) - offset}. {@code positionsVersion}: the served rows'
-     * positions as of the same snapshot (migration V210).
+     * Where a contract's log pages start, as of one snapshot: its event count ({@code total}, the newest
+     * position with unanchored events), the position of its newest anchored event, and the served
+     * rows' positions version (migration V210).
      */
-    public record LogsRead(Page<EventRow> page, long total, long anchored, long positionsVersion) {
+    public record LogTops(long total, long anchored, long positionsVersion) {
+
+        /** The position of the event at offset 0. */
+        public long newest(boolean unanchored) {
+            return unanchored ? total : anchored;
+        }
     }
 
-    /** One statement ({@link ContractStore#LOG_PAGE}): the page and where the contract's pages start ({@link LogsRead}). */
+    /**
+     * A page of a contract's log events, newest first, from an offset, and where the contract's pages
+     * start as of the same snapshot: the page's first event sits at {@code tops.newest(unanchored) - offset}.
+     */
+    public record LogsRead(Page<EventRow> page, LogTops tops) {
+    }
+
+    /** One statement ({@link ContractStore#LOG_PAGE}): the page and where the contract's pages start. */
     public LogsRead readLogs(String contractId, boolean unanchored, int limit, int offset) {
         ContractStore.LogPage page = contracts.logPage(contractId, unanchored, offset, Long.MAX_VALUE, limit);
-        return new LogsRead(page(page, page.newest() - offset, offset), page.total(), page.anchored(),
-                page.positionsVersion());
+        return new LogsRead(page(page, page.tops().newest(unanchored) - offset, offset), page.tops());
     }
 
     /** The page after {@code after}, the last event of a previous page of the same contract. */
     public Page<EventRow> logsAfter(String contractId, boolean unanchored, int limit, PagePosition after) {
         long last = contracts.findLogPosition(contractId, after.txId(), after.eventIndex()).orElse(after.position());
         ContractStore.LogPage page = contracts.logPage(contractId, unanchored, 0, last - 1, limit);
-        long top = Math.min(last - 1, page.newest());
-        return page(page, top, Math.max(page.newest() - top, 0));
+        long newest = page.tops().newest(unanchored);
+        long top = Math.min(last - 1, newest);
+        return page(page, top, Math.max(newest - top, 0));
     }
 
     /** A page whose first event sits at position {@code top} (positions are dense, newest = highest). */
@@ -134,6 +144,6 @@ public class ContractQueries {
             EventRow last = rows.get(rows.size() - 1);
             next = new PagePosition(lastPosition, last.txId(), last.eventIndex());
         }
-        return new Page<>(rows, page.total(), offset, next);
+        return new Page<>(rows, page.tops().total(), offset, next);
     }
 }

@@ -81,12 +81,8 @@ abstract class ContractStore implements GenericRepository<ContractDeployRow, Str
             + " AND e.log_position > LEAST(CASE WHEN ? THEN tip.total ELSE tip.anchored END - ?, ?) - ?"
             + " ORDER BY e.log_position DESC";
 
-    /**
-     * A contract's log page: its event count, the position of its newest anchored event, the newest
-     * position a page may start from (the count with unanchored events, else the anchored top), the
-     * positions' version (V210) and the page's events, newest first, all from one snapshot.
-     */
-    record LogPage(long total, long anchored, long newest, long positionsVersion, List<EventRow> rows) {
+    /** A contract's log page: where its pages start and the page's events, newest first, from one snapshot. */
+    record LogPage(ContractQueries.LogTops tops, List<EventRow> rows) {
     }
 
     private final DataSource dataSource;
@@ -149,6 +145,6 @@ abstract class ContractStore implements GenericRepository<ContractDeployRow, Str
             }
             return null;
         });
-        return new LogPage(placed[0], placed[1], unanchored ? placed[0] : placed[1], placed[2], rows);
+        return new LogPage(new ContractQueries.LogTops(placed[0], placed[1], placed[2]), rows);
     }
 }

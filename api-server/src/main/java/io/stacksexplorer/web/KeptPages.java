@@ -62,18 +62,6 @@ class KeptPages {
         this.invalidation = invalidation;
     }
 
-    /**
-     * A contract's event count, the position of its newest anchored event, and the positions' version
-     * they were read at (V210): the version of the rows a page may join them with.
-     */
-    record LogTops(long total, long anchored, long positionsVersion) {
-
-        /** The position of the event at offset 0. */
-        long newest(boolean unanchored) {
-            return unanchored ? total : anchored;
-        }
-    }
-
     /** A request's view of the kept parts, fixed when it starts, before it reads anything. */
     Reading begin() {
         long version = commits.version();

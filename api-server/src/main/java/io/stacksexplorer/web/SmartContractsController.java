@@ -85,7 +85,7 @@ class SmartContractsController implements SmartContractsApi {
      */
     private ContractEventPage eventsAtOffset(String id, boolean unanchored, int limit, int offset) {
         KeptPages.Reading kept = keptPages.begin();
-        KeptPages.LogTops tops = kept.count(Kind.LOGS, id, KeptPages.LogTops.class);
+        ContractQueries.LogTops tops = kept.count(Kind.LOGS, id, ContractQueries.LogTops.class);
         if (tops != null) {
             Rendered slice = kept.slice(Kind.LOGS, id, tops.positionsVersion(), tops.newest(unanchored) - offset, limit,
                     Rendered.class);
@@ -95,7 +95,7 @@ class SmartContractsController implements SmartContractsApi {
         }
         ContractQueries.LogsRead read = contracts.readLogs(id, unanchored, limit, offset);
         Rendered rendered = render(id, read.page());
-        KeptPages.LogTops now = new KeptPages.LogTops(read.total(), read.anchored(), read.positionsVersion());
+        ContractQueries.LogTops now = read.tops();
         kept.keepCount(Kind.LOGS, id, now);
         kept.keepSlice(Kind.LOGS, id, now.positionsVersion(), now.newest(unanchored) - offset, limit, rendered,
                 weight(read.page()));
