@@ -1,23 +1,15 @@
 package io.stacksexplorer.web;
 
-import io.micronaut.context.ApplicationContext;
-import io.micronaut.runtime.server.EmbeddedServer;
-import io.stacksexplorer.generate.Preset;
 import io.stacksexplorer.http.TestDatabase;
-import io.stacksexplorer.ingest.EventIngestor;
 import io.stacksexplorer.ingest.TsvReplay;
-import io.stacksexplorer.ops.CommitWatch;
-import io.stacksexplorer.query.ChangeQueries;
 import io.stacksexplorer.web.KeptAnswers.Dependency;
 import io.stacksexplorer.web.KeptAnswers.Kind;
 import io.stacksexplorer.write.ChainWriter;
 import io.stacksexplorer.write.NewBlock;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -40,36 +32,24 @@ class AnswerInvalidationPageTest {
     @ParameterizedTest
     @EnumSource(TestDatabase.class)
     void blocksBeforeARebuildMarkInOnePageStillCountAsSeen(TestDatabase database) throws Exception {
-        Assumptions.assumeTrue(database == TestDatabase.H2 || TestDatabase.postgresEnabled(),
-                "PostgreSQL tests are off (-Dpg.tests=true)");
-        List<String> log = new ArrayList<>();
-        Preset.DEMO.generate(log::add);
-        try (ApplicationContext context = ApplicationContext.run(EmbeddedServer.class, database.freshProperties())
-                .getApplicationContext()) {
-            EventIngestor ingestor = context.getBean(EventIngestor.class);
-            ChangeQueries changes = context.getBean(ChangeQueries.class);
-            KeptAnswers kept = new KeptAnswers(1 << 20);
-            AnswerInvalidation invalidation = new AnswerInvalidation(context.getBean(CommitWatch.class), changes,
-                    changes, kept);
+        try (DemoLogFollower demo = new DemoLogFollower(database)) {
+            KeptAnswers kept = demo.kept;
+            AnswerInvalidation invalidation = demo.invalidation;
             // Each line's block height (-1: not a block), parsed once.
-            long[] heights = log.stream().mapToLong(line -> {
+            long[] heights = demo.log.stream().mapToLong(line -> {
                 NewBlock block = TsvReplay.delivery(line).block();
                 return block == null ? -1 : block.height();
             }).toArray();
             int otherBranch = firstBlockAtASeenHeight(heights);
             long forkHeight = heights[otherBranch];
             int orphanedFrom = firstBlockAt(heights, forkHeight);
-            for (int line = 0; line < orphanedFrom; line++) {
-                ingest(ingestor, log.get(line));
-            }
+            demo.ingest(0, orphanedFrom);
             // Starts from the chain as it is: the highest block seen is the tip, below the fork.
             invalidation.follow();
 
             // One page: the orphaned branch's blocks, what came between, and a rebuild mark.
-            for (int line = orphanedFrom; line < otherBranch; line++) {
-                ingest(ingestor, log.get(line));
-            }
-            context.getBean(ChainWriter.class).rederiving(() -> { });
+            demo.ingest(orphanedFrom, otherBranch);
+            demo.context.getBean(ChainWriter.class).rederiving(() -> { });
             invalidation.follow();
 
             // Kept after that page: the block at the fork's height as the chain has it now.
@@ -82,12 +62,9 @@ class AnswerInvalidationPageTest {
             // no block at the heights this follower saw before the mark, only the new branch's, at those
             // heights and above.
             int takesOver = firstBlockAt(heights, highestBefore(heights, otherBranch) + 1);
-            for (int line = otherBranch; line <= takesOver; line++) {
-                ingest(ingestor, log.get(line));
-            }
+            demo.ingest(otherBranch, takesOver + 1);
             invalidation.follow();
             assertNull(kept.get(byHeight), "a block at a height seen before drops the blocks kept by height");
-            TestDatabase.dropSchemaOf(context);
         }
     }
 
@@ -122,9 +99,5 @@ class AnswerInvalidationPageTest {
             highest = Math.max(highest, heights[line]);
         }
         return highest;
-    }
-
-    private static void ingest(EventIngestor ingestor, String line) {
-        ingestor.ingestAll(List.of(TsvReplay.delivery(line)), done -> { });
     }
 }

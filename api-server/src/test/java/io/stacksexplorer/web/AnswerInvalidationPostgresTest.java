@@ -88,7 +88,7 @@ class AnswerInvalidationPostgresTest {
                 // other branch arrives from line 679).
                 for (int[] window : new int[][]{{20, 110}, {678, 730}}) {
                     for (; next < window[0]; next++) {
-                        ingest(ingestor, log.get(next));
+                        DemoLogFollower.ingest(ingestor, log.get(next));
                         waitUntilApplied(cached);
                     }
                     Map<String, Kind> lines = requestLines(cached, log.subList(window[0], window[1]));
@@ -103,7 +103,7 @@ class AnswerInvalidationPostgresTest {
                     KeptAnswers kept = cached.getBean(KeptAnswers.class);
                     long pageHitsBefore = pages.hits.sum();
                     for (; next < window[1]; next++) {
-                        ingest(ingestor, log.get(next));
+                        DemoLogFollower.ingest(ingestor, log.get(next));
                         waitUntilApplied(cached);
                         Map<String, Boolean> survived = new HashMap<>();
                         for (String line : lines.keySet()) {
@@ -231,10 +231,6 @@ class AnswerInvalidationPostgresTest {
             }
         }
         return rows;
-    }
-
-    private static void ingest(EventIngestor ingestor, String line) {
-        ingestor.ingestAll(List.of(TsvReplay.delivery(line)), done -> { });
     }
 
     private static String path(String line) {

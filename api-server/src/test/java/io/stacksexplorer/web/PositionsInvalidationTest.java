@@ -1,17 +1,9 @@
 package io.stacksexplorer.web;
 
-import io.micronaut.context.ApplicationContext;
 import io.micronaut.data.connection.jdbc.advice.DelegatingDataSource;
-import io.micronaut.runtime.server.EmbeddedServer;
-import io.stacksexplorer.generate.Preset;
 import io.stacksexplorer.http.TestDatabase;
-import io.stacksexplorer.ingest.EventIngestor;
-import io.stacksexplorer.ingest.TsvReplay;
-import io.stacksexplorer.ops.CommitWatch;
-import io.stacksexplorer.query.ChangeQueries;
 import io.stacksexplorer.web.KeptAnswers.Dependency;
 import io.stacksexplorer.web.KeptAnswers.Kind;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -44,24 +36,14 @@ class PositionsInvalidationTest {
     @ParameterizedTest
     @EnumSource(TestDatabase.class)
     void positionsMoveOnlyWhenTheChangeLogSaysSo(TestDatabase database) throws Exception {
-        Assumptions.assumeTrue(database == TestDatabase.H2 || TestDatabase.postgresEnabled(),
-                "PostgreSQL tests are off (-Dpg.tests=true)");
-        List<String> log = new ArrayList<>();
-        Preset.DEMO.generate(log::add);
-        try (ApplicationContext context = ApplicationContext.run(EmbeddedServer.class, database.freshProperties())
-                .getApplicationContext()) {
-            EventIngestor ingestor = context.getBean(EventIngestor.class);
-            ChangeQueries changes = context.getBean(ChangeQueries.class);
-            KeptAnswers kept = new KeptAnswers(1 << 20);
-            AnswerInvalidation invalidation = new AnswerInvalidation(context.getBean(CommitWatch.class), changes,
-                    changes, kept);
-            DataSource dataSource = DelegatingDataSource.unwrapDataSource(context.getBean(DataSource.class));
+        try (DemoLogFollower demo = new DemoLogFollower(database)) {
+            List<String> log = demo.log;
+            KeptAnswers kept = demo.kept;
+            DataSource dataSource = DelegatingDataSource.unwrapDataSource(demo.context.getBean(DataSource.class));
             // The lists to watch, chosen once the chain has grown a little (the first microblocks come later).
             int start = 15;
-            for (int line = 0; line < start; line++) {
-                ingest(ingestor, log.get(line));
-            }
-            invalidation.follow();
+            demo.ingest(0, start);
+            demo.invalidation.follow();
             List<String> contracts;
             List<String> principals;
             try (Connection c = dataSource.getConnection(); Statement st = c.createStatement()) {
@@ -73,42 +55,33 @@ class PositionsInvalidationTest {
             assertTrue(!contracts.isEmpty() && !principals.isEmpty(), "the chain has position-numbered lists");
             Map<String, String> before = positions(dataSource, contracts, principals);
             long version = positionsVersion(dataSource);
-            int moved = 0;
-            int kept0 = 0;
+            int keptThrough = 0;
             List<String> movers = new ArrayList<>();
             for (int line = start; line < log.size(); line++) {
                 kept.keepPart("rows", kept.sequence(), List.of(Dependency.of(Kind.POSITIONS)), "rendered", 10);
-                ingest(ingestor, log.get(line));
-                invalidation.follow();
+                demo.ingest(line, line + 1);
+                demo.invalidation.follow();
                 Map<String, String> after = positions(dataSource, contracts, principals);
-                boolean anyMoved = false;
-                for (Map.Entry<String, String> served : before.entrySet()) {
-                    if (!served.getValue().equals(after.get(served.getKey()))) {
-                        anyMoved = true;
-                        break;
-                    }
-                }
                 long versionNow = positionsVersion(dataSource);
+                boolean anyMoved = before.entrySet().stream()
+                        .anyMatch(served -> !served.getValue().equals(after.get(served.getKey())));
                 if (anyMoved) {
-                    assertTrue(versionNow > version, "line " + line + " moved served positions and left the"
+                    String payload = line + " " + log.get(line).split("\t", 4)[2];
+                    movers.add(payload);
+                    assertNull(kept.part("rows"), "line " + payload + " moved served positions and the change log"
+                            + " did not say so");
+                    assertTrue(versionNow > version, "line " + payload + " moved served positions and left the"
                             + " positions' version (V210) at " + version);
-                }
-                version = versionNow;
-                if (anyMoved) {
-                    moved++;
-                    movers.add(line + " " + log.get(line).split("\t", 4)[2]);
-                    assertNull(kept.part("rows"), "line " + line + " (" + log.get(line).split("\t", 4)[2]
-                            + ") moved served positions and the change log did not say so");
                 } else if (kept.part("rows") != null) {
-                    kept0++;
+                    keptThrough++;
                 }
                 before = after;
+                version = versionNow;
             }
-            System.out.println("payloads that moved served positions: " + movers + "; that kept the rows: " + kept0
-                    + " of " + (log.size() - start));
-            assertTrue(moved >= 2, "the demo log moves positions (microblocks settled, its fork): " + movers);
-            assertTrue(kept0 * 2 > log.size() - start, "most payloads keep the rows: " + kept0);
-            TestDatabase.dropSchemaOf(context);
+            System.out.println("payloads that moved served positions: " + movers + "; that kept the rows: "
+                    + keptThrough + " of " + (log.size() - start));
+            assertTrue(movers.size() >= 2, "the demo log moves positions (microblocks settled, its fork): " + movers);
+            assertTrue(keptThrough * 2 > log.size() - start, "most payloads keep the rows: " + keptThrough);
         }
     }
 
@@ -154,9 +127,5 @@ class PositionsInvalidationTest {
             }
         }
         return values;
-    }
-
-    private static void ingest(EventIngestor ingestor, String line) {
-        ingestor.ingestAll(List.of(TsvReplay.delivery(line)), done -> { });
     }
 }
