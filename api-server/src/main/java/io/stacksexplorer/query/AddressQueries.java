@@ -20,7 +20,14 @@ public class AddressQueries {
      * A page of an address's history and the ABI JSON of the contracts its contract calls name, by
      * contract id (those that have one).
      */
-    public record History(Page<AddressTx> page, Map<String, String> abis) {
+    public record History(Page<AddressTx> page, Map<String, String> abis, HistoryTops tops) {
+    }
+
+    /**
+     * How long a principal's history is, and the positions' version (chain_state, V210) of the same
+     * snapshot: the record at offset k sits at position {@code total - k}.
+     */
+    public record HistoryTops(long total, long positionsVersion) {
     }
 
     private final AddressStore addresses;
@@ -67,7 +74,7 @@ public class AddressQueries {
             next = new PagePosition(last.historyPosition(), last.txId(), 0);
         }
         return new History(new Page<>(results, page.total(), offset, next),
-                called.isEmpty() ? Map.of() : contracts.abisOf(called));
+                called.isEmpty() ? Map.of() : contracts.abisOf(called), page.tops());
     }
 
     /** Pending transactions concerning {@code principal}, newest first. */

@@ -50,7 +50,7 @@ abstract class AddressStore implements GenericRepository<AddressTxRow, String> {
 
     /**
      * A page of a principal's history in one round trip: the principal's transaction count
-     * (principal_stats), then the rows at positions (top - limit, top], top = min(count - offset, cap),
+     * (principal_stats) and the positions' version (chain_state, V210), then the rows at positions (top - limit, top], top = min(count - offset, cap),
      * newest first (principal_txs_position_idx), each joined with its transaction. The count comes from
      * a one-row CTE that the page is LEFT JOINed to, so that a page past the end still answers the
      * count (one row of NULLs). On PostgreSQL the CTE is inlined as an InitPlan and the range stays an
@@ -60,8 +60,8 @@ abstract class AddressStore implements GenericRepository<AddressTxRow, String> {
      * Parameters: principal, principal, offset, cap, offset, cap, limit.
      */
     static final String HISTORY_PAGE = "WITH tip AS (SELECT COALESCE((SELECT tx_count FROM principal_stats"
-            + " WHERE principal = ?), 0) AS total)"
-            + " SELECT tip.total, " + AddressTxRow.COLUMNS + ", " + PlainJdbc.prefixed("t.", TxRow.COLUMNS)
+            + " WHERE principal = ?), 0) AS total, (SELECT positions_version FROM chain_state WHERE id = 1) AS positions)"
+            + " SELECT tip.total, tip.positions, " + AddressTxRow.COLUMNS + ", " + PlainJdbc.prefixed("t.", TxRow.COLUMNS)
             + ", t.contract_id, " + CALLED_DEPLOYMENT
             + " FROM tip LEFT JOIN principal_txs p ON p.principal = ?"
             + " AND p.history_position <= LEAST(tip.total - ?, ?) AND p.history_position > LEAST(tip.total - ?, ?) - ?"
@@ -69,8 +69,8 @@ abstract class AddressStore implements GenericRepository<AddressTxRow, String> {
             + " AND t.canonical = TRUE AND t.microblock_canonical = TRUE"
             + " ORDER BY p.history_position DESC";
 
-    /** Where the transaction's columns start in a {@link #HISTORY_PAGE} row (after the count and the activity). */
-    private static final int HISTORY_TX_AT = 2 + AddressTxRow.COLUMNS.split(",").length;
+    /** Where the transaction's columns start in a {@link #HISTORY_PAGE} row (after count, version and activity). */
+    private static final int HISTORY_TX_AT = 3 + AddressTxRow.COLUMNS.split(",").length;
 
     /** Where the called contract and its deployment ({@link #CALLED_DEPLOYMENT}) start in a {@link #HISTORY_PAGE} row. */
     private static final int CALLED_AT = HISTORY_TX_AT + TxRow.COLUMNS.split(",").length;
@@ -82,8 +82,12 @@ abstract class AddressStore implements GenericRepository<AddressTxRow, String> {
     record HistoryRow(AddressTxRow activity, TxRow tx, @Nullable Deployment calledAbi) {
     }
 
-    /** A page of a principal's history: its transaction count and the page's rows, newest first. */
-    record HistoryPage(long total, List<HistoryRow> rows) {
+    /** A page of a principal's history: its count and positions' version, and the page's rows, newest first. */
+    record HistoryPage(AddressQueries.HistoryTops tops, List<HistoryRow> rows) {
+
+        long total() {
+            return tops.total();
+        }
     }
 
     private final DataSource dataSource;
@@ -100,7 +104,7 @@ abstract class AddressStore implements GenericRepository<AddressTxRow, String> {
      * {@code cap}) down, with the count.
      */
     HistoryPage historyPage(String principal, long offset, long cap, int limit) {
-        long[] total = {0};
+        long[] tops = {0, 0};
         List<HistoryRow> rows = new ArrayList<>(limit);
         PlainJdbc.query(dataSource, "query", HISTORY_PAGE, ps -> {
             ps.setString(1, principal);
@@ -111,17 +115,18 @@ abstract class AddressStore implements GenericRepository<AddressTxRow, String> {
             ps.setLong(6, cap);
             ps.setLong(7, limit);
         }, rs -> {
-            total[0] = rs.getLong(1);
-            if (rs.getString(2) != null) { // NULLs: no row on this page
+            tops[0] = rs.getLong(1);
+            tops[1] = rs.getLong(2);
+            if (rs.getString(3) != null) { // NULLs: no row on this page
                 String called = rs.getString(CALLED_AT + 1);
                 int space = called == null ? -1 : called.indexOf(' ');
-                rows.add(new HistoryRow(AddressTxRow.read(rs, 2),
+                rows.add(new HistoryRow(AddressTxRow.read(rs, 3),
                         rs.getString(HISTORY_TX_AT) == null ? null : TxRow.read(rs, HISTORY_TX_AT),
                         space < 0 ? null : new Deployment(rs.getString(CALLED_AT), called.substring(space + 1),
                                 called.substring(0, space))));
             }
             return null;
         });
-        return new HistoryPage(total[0], rows);
+        return new HistoryPage(new AddressQueries.HistoryTops(tops[0], tops[1]), rows);
     }
 }

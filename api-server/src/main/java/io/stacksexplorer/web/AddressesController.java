@@ -1,6 +1,7 @@
 package io.stacksexplorer.web;
 
 import io.micronaut.http.annotation.Controller;
+import io.micronaut.json.JsonMapper;
 import io.stacksexplorer.query.AddressQueries;
 import io.stacksexplorer.query.AddressTxRow;
 import io.stacksexplorer.query.ChainKey;
@@ -21,6 +22,9 @@ import io.stacksexplorer.server.model.MempoolTransactionPage;
 import io.stacksexplorer.server.model.PageCursorLinks;
 import io.stacksexplorer.server.model.PrincipalMempoolTransactionPage;
 import io.stacksexplorer.server.model.PrincipalTransactionPage;
+import io.stacksexplorer.web.KeptAnswers.Kind;
+
+import java.util.List;
 
 /**
  * An address's history (pages of up to 50 rows) and its mempool list, by offset and by the peer's v3
@@ -35,41 +39,122 @@ class AddressesController implements AddressesApi {
     private final CursorPages cursorPages;
     private final TransactionMapper mapper;
     private final RequestParams params;
+    private final KeptPages keptPages;
+    private final JsonMapper json;
+    private final Compression compression;
 
     AddressesController(AddressQueries addresses, CursorPages cursorPages, TransactionMapper mapper,
-                        RequestParams params) {
+                        RequestParams params, KeptPages keptPages, JsonMapper json, Compression compression) {
         this.addresses = addresses;
         this.cursorPages = cursorPages;
         this.mapper = mapper;
         this.params = params;
+        this.keptPages = keptPages;
+        this.json = json;
+        this.compression = compression;
     }
 
     @Override
     public AddressTransactionPage getAddressTransactions(String address, Integer limit, Integer offset,
                                                          String cursor, Boolean excludeFunctionArgs) {
         String principal = params.principal(address, "address");
-        AddressQueries.History history = cursor == null
-                ? addresses.history(principal, limit, offset)
-                : addresses.historyAfter(principal, limit, PageCursors.decode(PageCursors.Kind.ADDRESS_TRANSACTIONS,
-                        principal, PageCursors.withoutOffset(cursor, offset)));
+        boolean withoutArguments = Boolean.TRUE.equals(excludeFunctionArgs);
+        if (cursor == null) {
+            return historyAtOffset(principal, limit, offset, withoutArguments);
+        }
+        AddressQueries.History history = addresses.historyAfter(principal, limit, PageCursors.decode(
+                PageCursors.Kind.ADDRESS_TRANSACTIONS, principal, PageCursors.withoutOffset(cursor, offset)));
         Page<AddressQueries.AddressTx> page = history.page();
-        String next = page.last() == null ? null
-                : PageCursors.encode(PageCursors.Kind.ADDRESS_TRANSACTIONS, principal, page.last());
+        List<AddressTransaction> rows = render(history, withoutArguments);
+        return envelope(principal, limit, page.offset(), page.total(), rows.isEmpty(), next(principal, page), rows);
+    }
+
+    /** An address page (its envelope; results empty) whose body is spliced from kept rows ({@link PageSlice}). */
+    private static final class SplicedPage extends AddressTransactionPage implements PageSlice.Spliced {
+        private final HttpCaching.Rendered rendered;
+
+        private SplicedPage(AddressTransactionPage envelope, HttpCaching.Rendered rendered) {
+            super(envelope.getLimit(), envelope.getOffset(), envelope.getTotal(), envelope.getResults(),
+                    envelope.getNextCursor(), envelope.getCursor(), envelope.getPrevCursor());
+            this.rendered = rendered;
+        }
+
+        @Override
+        public HttpCaching.Rendered rendered() {
+            return rendered;
+        }
+    }
+
+    /**
+     * A page by offset: spliced from kept rows when the principal's count and the window's rows are
+     * kept ({@link KeptPages}: the page at offset k is the records at positions total - k and below,
+     * whatever the principal did since they were rendered), else one statement.
+     */
+    private AddressTransactionPage historyAtOffset(String principal, int limit, int offset, boolean withoutArguments) {
+        KeptPages.Reading kept = keptPages.begin();
+        // The rows are rendered two ways: one list each.
+        String list = withoutArguments ? principal + " without arguments" : principal;
+        AddressQueries.HistoryTops tops = kept.count(Kind.PRINCIPAL, principal, AddressQueries.HistoryTops.class);
+        if (tops != null) {
+            PageSlice rows = kept.slice(Kind.PRINCIPAL, list, tops.positionsVersion(), tops.total() - offset, limit,
+                    PageSlice.class);
+            if (rows != null) {
+                return spliced(principal, limit, offset, tops.total(), rows);
+            }
+        }
+        AddressQueries.History history = addresses.history(principal, limit, offset);
+        AddressQueries.HistoryTops now = history.tops();
+        long top = now.total() - offset;
+        kept.keepCount(Kind.PRINCIPAL, principal, now);
+        if (!kept.keeps() || top <= 0) {
+            List<AddressTransaction> rows = render(history, withoutArguments);
+            return envelope(principal, limit, offset, now.total(), rows.isEmpty(), next(principal, history.page()), rows);
+        }
+        // The count was not kept; the window's rows may be (another offset before the list grew).
+        PageSlice rows = kept.keptSlice(Kind.PRINCIPAL, list, now.positionsVersion(), top, limit, PageSlice.class);
+        if (rows == null) {
+            rows = PageSlice.of(json, compression, render(history, withoutArguments), next(principal, history.page()));
+            kept.keepSlice(Kind.PRINCIPAL, list, now.positionsVersion(), top, limit, rows, rows.weight());
+        }
+        return spliced(principal, limit, offset, now.total(), rows);
+    }
+
+    private AddressTransactionPage spliced(String principal, int limit, long offset, long total, PageSlice rows) {
+        AddressTransactionPage envelope = envelope(principal, limit, offset, total, rows.empty(), rows.next(), List.of());
+        return new SplicedPage(envelope, rows.splice(json, envelope));
+    }
+
+    /** The cursor to the records after the page. */
+    private static String next(String principal, Page<AddressQueries.AddressTx> page) {
+        return page.last() == null ? null : PageCursors.encode(PageCursors.Kind.ADDRESS_TRANSACTIONS, principal, page.last());
+    }
+
+    /**
+     * The page at {@code offset} of a history of {@code total} records, with {@code results} (empty for a
+     * page spliced from kept rows: {@code empty} says whether it has any).
+     */
+    private static AddressTransactionPage envelope(String principal, int limit, long offset, long total, boolean empty,
+                                                   String next, List<AddressTransaction> results) {
         // Positions are dense (1 = oldest): the first record's is total - offset. A cursor leads below
         // the position it names; the zero id matches no record, so the position alone decides.
-        long first = page.total() - page.offset();
-        String current = page.results().isEmpty() ? null : PageCursors.encode(PageCursors.Kind.ADDRESS_TRANSACTIONS,
+        long first = total - offset;
+        String current = empty ? null : PageCursors.encode(PageCursors.Kind.ADDRESS_TRANSACTIONS,
                 principal, new PagePosition(first + 1, NO_TRANSACTION, 0));
-        String previous = page.results().isEmpty() || page.offset() == 0 ? null
+        String previous = empty || offset == 0 ? null
                 : PageCursors.encode(PageCursors.Kind.ADDRESS_TRANSACTIONS, principal,
-                new PagePosition(Math.min(first + limit, page.total()) + 1, NO_TRANSACTION, 0));
+                new PagePosition(Math.min(first + limit, total) + 1, NO_TRANSACTION, 0));
+        return new AddressTransactionPage(limit, (int) offset, total, results, next, current, previous);
+    }
+
+    private List<AddressTransaction> render(AddressQueries.History history, boolean withoutArguments) {
+        Page<AddressQueries.AddressTx> page = history.page();
         TransactionMapper.Batch batch = mapper.batch(page.results().stream().map(r -> r.tx().rawTx()).toList(),
                 history.abis());
-        return new AddressTransactionPage(limit, (int) page.offset(), page.total(), page.results().stream()
+        return page.results().stream()
                 .map(record -> {
                     AddressTxRow a = record.activity();
                     ConfirmedTransaction tx = batch.confirmedInHistory(record.tx());
-                    if (Boolean.TRUE.equals(excludeFunctionArgs) && tx.getContractCall() != null) {
+                    if (withoutArguments && tx.getContractCall() != null) {
                         // A copy without the arguments: the payload itself is shared (SignedPart).
                         ContractCallPayload call = tx.getContractCall();
                         tx.setContractCall(new ContractCallPayload(call.getContractId(), call.getFunctionName(),
@@ -82,7 +167,7 @@ class AddressesController implements AddressesApi {
                                     new AssetEventCounts(a.ftTransfer(), a.ftMint(), a.ftBurn()),
                                     new AssetEventCounts(a.nftTransfer(), a.nftMint(), a.nftBurn())));
                 })
-                .toList(), next, current, previous);
+                .toList();
     }
 
     @Override

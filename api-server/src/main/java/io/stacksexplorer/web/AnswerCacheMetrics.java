@@ -37,9 +37,9 @@ class AnswerCacheMetrics implements MeterBinder {
         FunctionCounter.builder("stacks.answer.cache", cache, c -> c.get().misses.sum()).tag("result", "miss")
                 .description("Requests the answer cache passed to their route").register(registry);
         FunctionCounter.builder("stacks.answer.cache.pages", pages, p -> p.get().hits.sum()).tag("result", "hit")
-                .description("Offset pages of contract events that reached their route, by where they came from").register(registry);
+                .description("Offset pages of contract events and address histories that reached their route, by where they came from").register(registry);
         FunctionCounter.builder("stacks.answer.cache.pages", pages, p -> p.get().misses.sum()).tag("result", "miss")
-                .description("Offset pages of contract events that reached their route, by where they came from").register(registry);
+                .description("Offset pages of contract events and address histories that reached their route, by where they came from").register(registry);
         Gauge.builder("stacks.answer.cache.answers", kept, k -> k.get().size())
                 .description("Answers and page parts held by the answer cache").register(registry);
     }

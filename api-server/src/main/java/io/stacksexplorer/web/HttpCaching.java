@@ -68,16 +68,19 @@ class HttpCaching implements Ordered {
      * large answer once it is asked for again.
      */
     static final class Rendered {
-        /** The JSON; null in a compact answer. */
+        /** The JSON; null in a compact or spliced answer. */
         private final byte[] json;
         final String hash;
         private final int length;
         private volatile byte[] gzipped;
+        /** A spliced answer's rows ({@link PageSlice}) and the JSON around them; null in any other. */
+        private final PageSlice.Splice splice;
 
         Rendered(byte[] json) {
             this.json = json;
             this.hash = BodyHash.hex(json);
             this.length = json.length;
+            this.splice = null;
         }
 
         private Rendered(String hash, int length, byte[] gzipped) {
@@ -85,6 +88,15 @@ class HttpCaching implements Ordered {
             this.hash = hash;
             this.length = length;
             this.gzipped = gzipped;
+            this.splice = null;
+        }
+
+        /** An answer that holds its rows compressed, shared with other pages, and only its own envelope. */
+        Rendered(PageSlice.Splice splice, byte[] json) {
+            this.json = null;
+            this.hash = BodyHash.hex(json);
+            this.length = json.length;
+            this.splice = splice;
         }
 
         /** The JSON's length in bytes. */
@@ -92,15 +104,21 @@ class HttpCaching implements Ordered {
             return length;
         }
 
-        /** The JSON: held, or inflated from the gzip coding of a compact answer (each time: it stays small). */
+        /**
+         * The JSON: held, or inflated each time (it stays small) from the gzip coding of a compact
+         * answer or the rows of a spliced one.
+         */
         byte[] json() {
-            return json != null ? json : Compression.gunzip(gzipped, length);
+            if (json != null) {
+                return json;
+            }
+            return splice != null ? splice.json(length) : Compression.gunzip(gzipped, length);
         }
 
         byte[] gzipped(Compression compression) {
             byte[] out = gzipped;
             if (out == null) {
-                out = compression.gzip(json);
+                out = compression.gzip(json());
                 gzipped = out;
             }
             return out;
@@ -120,15 +138,16 @@ class HttpCaching implements Ordered {
             return new Rendered(hash, length, g != null ? g : compression.gzip(json));
         }
 
-        /** Whether this answer holds its gzip coding alone. */
+        /** Whether this answer holds no JSON of its own (its gzip coding alone, or spliced rows). */
         boolean isCompact() {
             return json == null;
         }
 
-        /** The bytes this answer holds now: its JSON, its gzip coding, or both. */
+        /** The bytes this answer holds now: its JSON, its gzip coding, or both; a spliced one its envelope and rows. */
         int heldBytes() {
             byte[] g = gzipped;
-            return (json == null ? 0 : json.length) + (g == null ? 0 : g.length);
+            return (json == null ? 0 : json.length) + (g == null ? 0 : g.length)
+                    + (splice == null ? 0 : splice.heldBytes());
         }
     }
 
@@ -184,7 +203,8 @@ class HttpCaching implements Ordered {
         }
         Rendered r = kept;
         if (r == null) {
-            r = render(model);
+            // A page spliced from kept rows (PageSlice) comes rendered by its route.
+            r = model instanceof PageSlice.Spliced s ? s.rendered() : render(model);
             // Kept by request line, a Map answer too: the bytes served again are the ones rendered for it.
             answers.keep(request, r);
         }

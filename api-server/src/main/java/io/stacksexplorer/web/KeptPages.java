@@ -11,24 +11,22 @@ import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Offset pages of a position-numbered list kept in two parts behind their route, so that a page
- * survives the list growing: the list's count, kept until the list changes, and the page's rendered
- * rows by the window of positions they sit at, kept until positions move ({@link Kind#POSITIONS}: a
- * reorg, microblocks coming, leaving or settled). Used for a contract's log events
- * ({@code /extended/v1/contract/{id}/events}).
+ * survives the list growing: the list's count, kept until the list changes, and the page's rows,
+ * rendered ({@link PageSlice}), by the window of positions they sit at, kept until positions move
+ * ({@link Kind#POSITIONS}: a reorg, microblocks coming, leaving or settled). Used for a contract's log
+ * events ({@code /extended/v1/contract/{id}/events}) and a principal's history
+ * ({@code /extended/v2/addresses/{principal}/transactions}), by offset.
  *
  * <p>Why: the answer cache keeps a whole answer by request line, and the answer at offset k holds the
- * events at positions (count - k - limit, count - k] and the count. A contract that logs moves every
- * one of its offset pages with each new event (one place down, the count up), so each commit that
- * touches it dropped all of them and the route ran at its uncached rate until they were asked again
- * (issue 48: 0.35-0.47 of the idle rate under a busy feed). The events did not change: served rows
- * are numbered densely in chain order and a block on the tip appends above them (write.Positions).
- * After a new event the page at offset k is the one that was at offset k - 1, already rendered;
- * only the count is read again, once per change of the contract's logs, with the page that asks
- * first.
- *
- * <p>Not for a principal's history: its rendered records are several times the size of its kept
- * answers (decoded transactions), and keeping both crowded the answers out of the cache's room (4,000
- * deep pages of an active address: the idle rate fell to a third, the busy rate did not move).
+ * rows at positions (count - k - limit, count - k] and the count. A contract that logs or a principal
+ * that transacts moves every one of its offset pages with each new row (one place down, the count
+ * up), so each commit that touches it dropped all of them and the route ran at its uncached rate
+ * until they were asked again (issue 48: 0.35-0.47 of the idle rate under a busy feed for contract
+ * events, 0.22-0.28 for an active address's deep pages). The rows did not change: served rows are
+ * numbered densely in chain order and a block on the tip appends above them (write.Positions). After
+ * a new row the page at offset k is the one that was at offset k - 1, already rendered; only the count
+ * is read again, once per change of the list, with the page that asks first, and the page's answer is
+ * spliced from the kept rows and its own envelope.
  *
  * <p>Same rule as the answers ({@link KeptAnswers}): a request reads the change number when it
  * starts, takes kept parts only while every seen commit is applied ({@link AnswerInvalidation}), and
@@ -109,12 +107,26 @@ class KeptPages {
 
         /**
          * The kept rendering of the rows at positions (top - limit, top] of a list, read at positions
-         * version {@code version} (that of the count the page uses), or null.
+         * version {@code version} (that of the count the page uses), or null; either way the page is
+         * counted, as answered from kept parts or read.
          */
         <T> T slice(Kind kind, String id, long version, long top, int limit, Class<T> type) {
-            T slice = serve ? type.cast(kept.part(sliceKey(kind, id, version, top, limit))) : null;
+            T slice = keptSlice(kind, id, version, top, limit, type);
             (slice != null ? hits : misses).increment();
             return slice;
+        }
+
+        /**
+         * As {@link #slice}, without counting the page: for a page that read its count and rows (counted
+         * then) and looks for their rendering.
+         */
+        <T> T keptSlice(Kind kind, String id, long version, long top, int limit, Class<T> type) {
+            return serve ? type.cast(kept.part(sliceKey(kind, id, version, top, limit))) : null;
+        }
+
+        /** Whether parts read now are kept: else rendering a page's parts for keeping is waste. */
+        boolean keeps() {
+            return keep;
         }
 
         /**

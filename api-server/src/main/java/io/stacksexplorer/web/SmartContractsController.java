@@ -1,6 +1,7 @@
 package io.stacksexplorer.web;
 
 import io.micronaut.http.annotation.Controller;
+import io.micronaut.json.JsonMapper;
 import io.stacksexplorer.query.ChainKey;
 import io.stacksexplorer.query.ContractQueries;
 import io.stacksexplorer.query.CursorPages;
@@ -31,13 +32,17 @@ class SmartContractsController implements SmartContractsApi {
     private final CursorPages cursorPages;
     private final RequestParams params;
     private final KeptPages keptPages;
+    private final JsonMapper json;
+    private final Compression compression;
 
     SmartContractsController(ContractQueries contracts, CursorPages cursorPages, RequestParams params,
-                             KeptPages keptPages) {
+                             KeptPages keptPages, JsonMapper json, Compression compression) {
         this.contracts = contracts;
         this.cursorPages = cursorPages;
         this.params = params;
         this.keptPages = keptPages;
+        this.json = json;
+        this.compression = compression;
     }
 
     @Override
@@ -78,8 +83,24 @@ class SmartContractsController implements SmartContractsApi {
     private record Rendered(List<TransactionEvent> results, String next) {
     }
 
+    /** A page of events (its envelope; results empty) whose body is spliced from kept rows ({@link PageSlice}). */
+    private static final class SplicedPage extends ContractEventPage implements PageSlice.Spliced {
+        private final HttpCaching.Rendered rendered;
+
+        private SplicedPage(ContractEventPage envelope, HttpCaching.Rendered rendered) {
+            super(envelope.getLimit(), envelope.getOffset(), envelope.getTotal(), envelope.getResults(),
+                    envelope.getNextCursor());
+            this.rendered = rendered;
+        }
+
+        @Override
+        public HttpCaching.Rendered rendered() {
+            return rendered;
+        }
+    }
+
     /**
-     * A page by offset: from kept parts when the contract's count and the page's events are kept
+     * A page by offset: spliced from kept rows when the contract's count and the page's events are kept
      * ({@link KeptPages}: the page at offset k is the events at positions newest - k and below, whatever
      * the contract logged since they were rendered), else one statement.
      */
@@ -87,34 +108,39 @@ class SmartContractsController implements SmartContractsApi {
         KeptPages.Reading kept = keptPages.begin();
         ContractQueries.LogTops tops = kept.count(Kind.LOGS, id, ContractQueries.LogTops.class);
         if (tops != null) {
-            Rendered slice = kept.slice(Kind.LOGS, id, tops.positionsVersion(), tops.newest(unanchored) - offset, limit,
-                    Rendered.class);
+            PageSlice slice = kept.slice(Kind.LOGS, id, tops.positionsVersion(), tops.newest(unanchored) - offset, limit,
+                    PageSlice.class);
             if (slice != null) {
-                return new ContractEventPage(limit, offset, tops.total(), slice.results(), slice.next());
+                return spliced(limit, offset, tops.total(), slice);
             }
         }
         ContractQueries.LogsRead read = contracts.readLogs(id, unanchored, limit, offset);
-        Rendered rendered = render(id, read.page());
         ContractQueries.LogTops now = read.tops();
+        long top = now.newest(unanchored) - offset;
         kept.keepCount(Kind.LOGS, id, now);
-        kept.keepSlice(Kind.LOGS, id, now.positionsVersion(), now.newest(unanchored) - offset, limit, rendered,
-                weight(read.page()));
-        return new ContractEventPage(limit, offset, now.total(), rendered.results(), rendered.next());
+        if (!kept.keeps() || top <= 0) {
+            Rendered rendered = render(id, read.page());
+            return new ContractEventPage(limit, offset, now.total(), rendered.results(), rendered.next());
+        }
+        // The count was not kept; the window's events may be (another offset before the contract logged).
+        PageSlice slice = kept.keptSlice(Kind.LOGS, id, now.positionsVersion(), top, limit, PageSlice.class);
+        if (slice == null) {
+            Rendered rendered = render(id, read.page());
+            slice = PageSlice.of(json, compression, rendered.results(), rendered.next());
+            kept.keepSlice(Kind.LOGS, id, now.positionsVersion(), top, limit, slice, slice.weight());
+        }
+        return spliced(limit, offset, now.total(), slice);
+    }
+
+    private ContractEventPage spliced(int limit, int offset, long total, PageSlice slice) {
+        ContractEventPage envelope = new ContractEventPage(limit, offset, total, List.of(), slice.next());
+        return new SplicedPage(envelope, slice.splice(json, envelope));
     }
 
     private static Rendered render(String contractId, Page<EventRow> page) {
         String next = page.last() == null ? null
                 : PageCursors.encode(PageCursors.Kind.CONTRACT_EVENTS, contractId, page.last());
         return new Rendered(page.results().stream().map(EventMapper::toApi).toList(), next);
-    }
-
-    /** About the bytes a page's rendered events hold: each value as hex and decoded (Latin-1 strings), and the rest. */
-    private static int weight(Page<EventRow> page) {
-        int bytes = 256;
-        for (EventRow row : page.results()) {
-            bytes += 512 + 2 * (row.valueHex() == null ? 0 : row.valueHex().length());
-        }
-        return bytes;
     }
 
     @Override

@@ -204,10 +204,23 @@ class AnswerInvalidationPostgresTest {
                 lines.put("/extended/v1/contract/" + row[0] + "/events?limit=3&offset=2&unanchored=true", Kind.LOGS);
                 lines.put("/extended/v1/contract/" + row[0] + "/events?limit=3&offset=3&unanchored=true", Kind.LOGS);
             }
-            for (String[] row : rows(st, "SELECT principal FROM principal_txs GROUP BY principal"
-                    + " ORDER BY COUNT(*) DESC, principal LIMIT 8")) {
+            List<String[]> busiest = rows(st, "SELECT principal FROM principal_txs GROUP BY principal"
+                    + " ORDER BY COUNT(*) DESC, principal LIMIT 8");
+            for (String[] row : busiest) {
                 lines.put("/extended/v2/addresses/" + row[0] + "/transactions?limit=5", Kind.PRINCIPAL);
                 lines.put("/extended/v3/principals/" + row[0] + "/transactions", Kind.PRINCIPAL);
+            }
+            // The same for the busiest principals' histories, spliced from kept rows (PageSlice), each
+            // way of rendering them.
+            for (String[] row : busiest.subList(0, Math.min(2, busiest.size()))) {
+                for (int offset = 6; offset >= 1; offset--) {
+                    lines.put("/extended/v2/addresses/" + row[0] + "/transactions?limit=3&offset=" + offset,
+                            Kind.PRINCIPAL);
+                }
+                lines.put("/extended/v2/addresses/" + row[0] + "/transactions?limit=3&offset=2&exclude_function_args=true",
+                        Kind.PRINCIPAL);
+                lines.put("/extended/v2/addresses/" + row[0] + "/transactions?limit=3&offset=3&exclude_function_args=true",
+                        Kind.PRINCIPAL);
             }
             for (String[] row : rows(st, "SELECT principal FROM mempool_principals GROUP BY principal"
                     + " ORDER BY COUNT(*) DESC, principal LIMIT 6")) {
